@@ -1,0 +1,59 @@
+//===- Tessera.h - the plain C++ interface of libtessera --------*- C++ -*-===//
+//
+// Everything the Python extension (and any other client) sees of the
+// compiler core. Only standard C++ types: no MLIR or LLVM header may be
+// included here, so that clients build in seconds against an installed
+// libtessera.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_API_TESSERA_H
+#define TESSERA_API_TESSERA_H
+
+#include <string>
+#include <vector>
+
+#define TESSERA_API __attribute__((visibility("default")))
+
+namespace tessera::api {
+
+/// One diagnostic, located at the innermost file:line:col of its location
+/// (name and call-site locations are looked through). `line` and `column` are
+/// 0 when the location has no file position.
+struct Diagnostic {
+  std::string severity; // "error", "warning", "remark" or "note"
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  std::string message;
+  /// Notes attached to the diagnostic, each rendered as "file:line:col: text".
+  std::vector<std::string> notes;
+
+  /// "file:line:col: severity: message".
+  std::string str() const;
+};
+
+/// The outcome of parsing and verifying MLIR text.
+struct ParseResult {
+  bool ok = false;
+  /// The verified module printed back in custom form (empty on failure or
+  /// when printing was not asked for).
+  std::string module;
+  std::vector<Diagnostic> diagnostics;
+};
+
+/// Tessera's version, e.g. "0.1.0".
+TESSERA_API std::string version();
+/// The LLVM/MLIR version the core was built with, e.g. "22.1.8".
+TESSERA_API std::string llvmVersion();
+
+/// Parses `text` as an MLIR module (dialects tt, arith, math, scf, cf, ub,
+/// llvm, nvvm, rocdl), verifies it, and returns the diagnostics. Never
+/// throws and never aborts on bad input.
+TESSERA_API ParseResult parseAndVerify(const std::string &text,
+                                       const std::string &bufferName = "<string>",
+                                       bool printModule = true);
+
+} // namespace tessera::api
+
+#endif // TESSERA_API_TESSERA_H

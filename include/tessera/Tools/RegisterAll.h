@@ -1,0 +1,27 @@
+//===- RegisterAll.h - dialects and passes Tessera's tools know -*- C++ -*-===//
+//
+// The one place that says which dialects and passes tessera-opt and the API
+// load. Later areas add their own registration calls here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_TOOLS_REGISTERALL_H
+#define TESSERA_TOOLS_REGISTERALL_H
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace tessera {
+
+/// tt and the upstream dialects the pipeline uses: arith, math, scf, cf, ub,
+/// llvm, nvvm, rocdl.
+void registerAllDialects(mlir::DialectRegistry &registry);
+
+/// Tessera's passes and the upstream ones its pipelines use (canonicalize,
+/// cse, inline, sccp, symbol-dce, loop-invariant-code-motion, …).
+void registerAllPasses();
+
+} // namespace tessera
+
+#endif // TESSERA_TOOLS_REGISTERALL_H

@@ -1,0 +1,109 @@
+//===- API.cpp - the plain C++ interface of libtessera ----------------------===//
+
+#include "tessera/API/Tessera.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "tessera/Tools/RegisterAll.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tessera::api;
+
+#ifndef TESSERA_VERSION
+#define TESSERA_VERSION "unknown"
+#endif
+
+std::string tessera::api::version() { return TESSERA_VERSION; }
+
+std::string tessera::api::llvmVersion() { return LLVM_VERSION_STRING; }
+
+std::string Diagnostic::str() const {
+  std::string s;
+  if (!file.empty())
+    s = file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+  return s + severity + ": " + message;
+}
+
+namespace {
+
+const char *severityName(mlir::DiagnosticSeverity severity) {
+  switch (severity) {
+  case mlir::DiagnosticSeverity::Error:
+    return "error";
+  case mlir::DiagnosticSeverity::Warning:
+    return "warning";
+  case mlir::DiagnosticSeverity::Remark:
+    return "remark";
+  case mlir::DiagnosticSeverity::Note:
+    return "note";
+  }
+  return "error";
+}
+
+/// The innermost file position of a location: looks through names, call
+/// sites (the callee position first) and fused locations.
+void locate(mlir::Location loc, std::string &file, unsigned &line,
+            unsigned &col) {
+  if (auto flc = loc->findInstanceOf<mlir::FileLineColLoc>()) {
+    file = flc.getFilename().str();
+    line = flc.getLine();
+    col = flc.getColumn();
+  }
+}
+
+Diagnostic convert(mlir::Diagnostic &diag) {
+  Diagnostic d;
+  d.severity = severityName(diag.getSeverity());
+  d.message = diag.str();
+  locate(diag.getLocation(), d.file, d.line, d.column);
+  for (mlir::Diagnostic &note : diag.getNotes()) {
+    Diagnostic n;
+    locate(note.getLocation(), n.file, n.line, n.column);
+    n.severity = "note";
+    n.message = note.str();
+    d.notes.push_back(n.str());
+  }
+  return d;
+}
+
+} // namespace
+
+ParseResult tessera::api::parseAndVerify(const std::string &text,
+                                         const std::string &bufferName,
+                                         bool printModule) {
+  ParseResult result;
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  context.allowUnregisteredDialects(false);
+
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &diag) {
+    result.diagnostics.push_back(convert(diag));
+    return mlir::success();
+  });
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
+  mlir::ParserConfig config(&context, /*verifyAfterParse=*/true);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+  if (!module)
+    return result;
+  result.ok = true;
+  for (const Diagnostic &d : result.diagnostics)
+    result.ok &= d.severity != "error";
+  if (result.ok && printModule) {
+    llvm::raw_string_ostream os(result.module);
+    module->print(os, mlir::OpPrintingFlags().enableDebugInfo(true, false));
+  }
+  return result;
+}

@@ -1,0 +1,34 @@
+//===- RegisterAll.cpp - dialect and pass registration ---------------------===//
+
+#include "tessera/Tools/RegisterAll.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+
+void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::tessera::tt::TTDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect,
+                  mlir::cf::ControlFlowDialect, mlir::ub::UBDialect,
+                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
+                  mlir::ROCDL::ROCDLDialect>();
+}
+
+void tessera::registerAllPasses() {
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerInlinerPass();
+  mlir::registerSCCPPass();
+  mlir::registerSymbolDCEPass();
+  mlir::registerLoopInvariantCodeMotionPass();
+  mlir::registerStripDebugInfoPass();
+  mlir::registerTopologicalSortPass();
+}
