@@ -20,7 +20,7 @@ namespace tessera::api {
 /// One diagnostic, located at the innermost file:line:col of its location
 /// (name and call-site locations are looked through). `line` and `column` are
 /// 0 when the location has no file position.
-struct Diagnostic {
+struct TESSERA_API Diagnostic {
   std::string severity; // "error", "warning", "remark" or "note"
   std::string file;
   unsigned line = 0;

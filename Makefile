@@ -1,0 +1,47 @@
+# Tessera's entry points. `make test` is README's test command; CI runs it.
+BUILD ?= build
+PYTHON ?= /usr/bin/python3
+LIT ?= /usr/lib/llvm-22/bin/lit
+export CCACHE_BASEDIR := $(CURDIR)
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
+.PHONY: setup configure build test test-lit test-cpp test-python clean
+
+setup:
+	@tools/setup
+
+$(BUILD)/build.ninja: | setup
+	cmake -G Ninja -S . -B $(BUILD) \
+	  -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+	  -DLLVM_EXTERNAL_LIT=$(LIT) -DPython3_EXECUTABLE=$(PYTHON)
+
+configure: $(BUILD)/build.ninja
+
+build: setup configure
+	ninja -C $(BUILD)
+
+test-lit: build
+	$(LIT) -sv $(BUILD)/test
+
+test-cpp: build
+	ctest --test-dir $(BUILD) --output-on-failure
+
+test-python: build
+	cd python && $(PYTHON) -m pytest -q test
+
+# Runs every harness even when one fails, then reports each summary line.
+test: build
+	@status=0; \
+	$(LIT) -sv $(BUILD)/test 2>&1 | tee $(BUILD)/lit.log || status=1; \
+	ctest --test-dir $(BUILD) --output-on-failure 2>&1 | tee $(BUILD)/ctest.log || status=1; \
+	(cd python && $(PYTHON) -m pytest -q test) 2>&1 | tee $(BUILD)/pytest.log || status=1; \
+	echo; echo "== summary =="; \
+	echo "lit:    $$(grep -E '^ *(Passed|Failed|Unsupported|Expectedly Failed)' $(BUILD)/lit.log | tr -s ' ' | paste -sd, -)"; \
+	echo "ctest:  $$(grep -E 'tests passed' $(BUILD)/ctest.log)"; \
+	tail -n 1 $(BUILD)/pytest.log; \
+	exit $$status
+
+clean:
+	rm -rf $(BUILD)
