@@ -19,3 +19,5 @@ llvm_config.add_tool_substitutions(["tessera-opt"], [config.tessera_tools_dir])
 config.substitutions.append(("%conformance", config.conformance_dir))
 if os.path.isdir(os.path.join(config.conformance_dir, "triton-3.6")):
     config.available_features.add("conformance")
+config.substitutions.append(("%tessera_src_root", config.tessera_src_root))
+config.substitutions.append(("%tessera_obj_root", config.tessera_obj_root))
