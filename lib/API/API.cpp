@@ -9,7 +9,10 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "tessera/Tools/InputChecks.h"
 #include "tessera/Tools/RegisterAll.h"
+#include "tessera/Tools/Verify.h"
+#include "llvm/Support/thread.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -75,12 +78,11 @@ Diagnostic convert(mlir::Diagnostic &diag) {
 
 } // namespace
 
-ParseResult tessera::api::parseAndVerify(const std::string &text,
-                                         const std::string &bufferName,
-                                         bool printModule) {
-  ParseResult result;
+static void parseAndVerifyImpl(const std::string &text,
+                               const std::string &bufferName,
+                               bool printModule, ParseResult &result) {
   mlir::DialectRegistry registry;
-  registerAllDialects(registry);
+  tessera::registerAllDialects(registry);
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
   context.allowUnregisteredDialects(false);
@@ -93,11 +95,13 @@ ParseResult tessera::api::parseAndVerify(const std::string &text,
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
-  mlir::ParserConfig config(&context, /*verifyAfterParse=*/true);
+  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
   if (!module)
-    return result;
+    return;
+  if (mlir::failed(tessera::verifyWithSourceLocations(*module)))
+    return;
   result.ok = true;
   for (const Diagnostic &d : result.diagnostics)
     result.ok &= d.severity != "error";
@@ -105,5 +109,27 @@ ParseResult tessera::api::parseAndVerify(const std::string &text,
     llvm::raw_string_ostream os(result.module);
     module->print(os, mlir::OpPrintingFlags().enableDebugInfo(true, false));
   }
+}
+
+ParseResult tessera::api::parseAndVerify(const std::string &text,
+                                         const std::string &bufferName,
+                                         bool printModule) {
+  ParseResult result;
+  tessera::InputError inputError;
+  if (!tessera::checkNestingDepth(text, inputError)) {
+    Diagnostic d;
+    d.severity = "error";
+    d.file = bufferName;
+    d.line = inputError.line;
+    d.column = inputError.column;
+    d.message = inputError.message;
+    result.diagnostics.push_back(d);
+    return result;
+  }
+  // The parser recurses per nesting level: give it a large stack.
+  llvm::thread worker(std::optional<unsigned>(tessera::kParserStackBytes), [&] {
+    parseAndVerifyImpl(text, bufferName, printModule, result);
+  });
+  worker.join();
   return result;
 }

@@ -95,3 +95,28 @@ def test_conformance_ttir_verifies():
             res = tessera.parse_mlir(f.read(), path)
         assert res.ok, (path, [str(d) for d in res.diagnostics])
         assert tessera.parse_mlir(res.module).module == res.module
+
+
+def test_unlocated_op_is_reported_at_its_parent():
+    text = """
+    tt.func public @k(%x: tensor<32xi32>) {
+      %e = tt.expand_dims %x {axis = 3 : i32} : tensor<32xi32> -> tensor<32x1xi32> loc(unknown)
+      tt.return
+    } loc("kernel.py":20:0)
+    """
+    res = tessera.parse_mlir(text, "k.mlir")
+    assert not res.ok
+    d = res.diagnostics[0]
+    assert (d.file, d.line, d.column) == ("kernel.py", 20, 0)
+    assert "axis in [0, 1], but got 3" in d.message
+
+
+def test_deep_nesting_is_an_error_not_a_crash():
+    depth = 5000
+    text = "tt.func @k(%c: i1) {\n" + "scf.if %c {\n" * depth + "}\n" * depth + "tt.return\n}\n"
+    res = tessera.parse_mlir(text, "deep.mlir")
+    assert not res.ok
+    d = res.diagnostics[0]
+    assert d.file == "deep.mlir" and "nests deeper than 4096" in d.message and d.line > 4000
+    ok = "tt.func @k(%c: i1) {\n" + "scf.if %c {\n" * 1000 + "}\n" * 1000 + "tt.return\n}\n"
+    assert tessera.parse_mlir(ok, print_module=False).ok

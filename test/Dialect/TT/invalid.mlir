@@ -274,10 +274,9 @@ tt.func @f(%x: tensor<32xi32>) {
 
 // -----
 
-// A negative axis is reported as its unsigned 32-bit value (I32Attr's
-// accessor returns uint32_t): -1 shows as 4294967295.
+// A negative axis is reported as the signed value it was written as.
 tt.func @f(%x: tensor<32xi32>) {
-  // expected-error @+1 {{'tt.expand_dims' op expected axis in [0, 1], but got 4294967295}}
+  // expected-error @+1 {{'tt.expand_dims' op expected axis in [0, 1], but got -1}}
   %e = tt.expand_dims %x {axis = -1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
   tt.return
 }
@@ -492,7 +491,7 @@ tt.func @f(%a: i32) {
 // -----
 
 tt.func @f(%a: tensor<128xi32>, %b: i32) {
-  // expected-error @+1 {{'tt.elementwise_inline_asm' op expected all operands and results to have shape [128], but found 'i32'}}
+  // expected-error @+1 {{'tt.elementwise_inline_asm' op expected all operands and results to have the first result's shape [128], but found 'i32'}}
   %r = tt.elementwise_inline_asm "add.s32 $0, $1, $2;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %a, %b : tensor<128xi32>, i32 -> tensor<128xi32>
   tt.return
 }
@@ -529,7 +528,7 @@ tt.func @f(%p: tensor<128x!tt.ptr<f32>>, %o: tensor<64xi32>) {
 // -----
 
 tt.func @f(%p: tensor<128x!tt.ptr<f32>>, %o: i32) {
-  // expected-error @+1 {{'tt.addptr' op expected the offset to have the pointer's shape [128], but it has a scalar}}
+  // expected-error @+1 {{'tt.addptr' op expected the offset to match the pointer, which has shape [128], but it has no shape (a scalar)}}
   %q = tt.addptr %p, %o : tensor<128x!tt.ptr<f32>>, i32
   tt.return
 }
@@ -578,7 +577,7 @@ tt.func @f(%x: !tt.ptr<f32>, %m: i64, %o: i32) {
 
 tt.func @f(%x: !tt.ptr<f16>, %m: i64, %o: i32) {
   // expected-error @+1 {{'tt.make_tensor_ptr' op expected the block element type to be the base pointee 'f16', but it is 'f32'}}
-  %bp = "tt.make_tensor_ptr"(%x, %m, %m, %o) <{order = array<i32: 0>}> : (!tt.ptr<f16>, i64, i64, i32) -> !tt.ptr<tensor<32xf32>>
+  %bp = "tt.make_tensor_ptr"(%x, %m, %m, %o) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>, order = array<i32: 0>}> : (!tt.ptr<f16>, i64, i64, i32) -> !tt.ptr<tensor<32xf32>>
   tt.return
 }
 
@@ -632,7 +631,7 @@ tt.func @f(%p: tensor<4x!tt.ptr<f32>>, %m: tensor<8xi1>) {
 // -----
 
 tt.func @f(%p: tensor<4x!tt.ptr<f32>>, %m: tensor<8xi1>) {
-  // expected-error @+1 {{'tt.load' op expected the mask to have the pointer's shape [4], but it has shape [8]}}
+  // expected-error @+1 {{'tt.load' op expected the mask to match the pointer, which has shape [4], but it has shape [8]}}
   %v = "tt.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<4x!tt.ptr<f32>>, tensor<8xi1>) -> tensor<4xf32>
   tt.return
 }
@@ -640,7 +639,7 @@ tt.func @f(%p: tensor<4x!tt.ptr<f32>>, %m: tensor<8xi1>) {
 // -----
 
 tt.func @f(%p: !tt.ptr<f32>, %m: tensor<8xi1>) {
-  // expected-error @+1 {{'tt.load' op expected the mask to have the pointer's a scalar, but it has shape [8]}}
+  // expected-error @+1 {{'tt.load' op expected the mask to match the pointer, which has no shape (a scalar), but it has shape [8]}}
   %v = "tt.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (!tt.ptr<f32>, tensor<8xi1>) -> f32
   tt.return
 }
@@ -758,7 +757,7 @@ tt.func @f(%p: tensor<128x!tt.ptr<i32>>, %v: tensor<128xi64>) {
 // -----
 
 tt.func @f(%p: tensor<128x!tt.ptr<i32>>, %v: tensor<128xi32>, %m: tensor<64xi1>) {
-  // expected-error @+1 {{'tt.atomic_rmw' op expected the mask to have the pointer's shape [128], but it has shape [64]}}
+  // expected-error @+1 {{'tt.atomic_rmw' op expected the mask to match the pointer, which has shape [128], but it has shape [64]}}
   %o = tt.atomic_rmw add, relaxed, gpu, %p, %v, %m : (tensor<128x!tt.ptr<i32>>, tensor<128xi32>, tensor<64xi1>) -> tensor<128xi32>
   tt.return
 }
@@ -1144,7 +1143,7 @@ tt.func @f(%x: tensor<128xf32>) {
 
 // A negative axis is reported as its unsigned 32-bit value.
 tt.func @f(%x: tensor<256xi32>) {
-  // expected-error @+1 {{'tt.scan' op expected axis in [0, 1), but got 4294967295}}
+  // expected-error @+1 {{'tt.scan' op expected axis in [0, 1), but got -1}}
   %c = "tt.scan"(%x) <{axis = -1 : i32, reverse = false}> ({
   ^bb0(%a: i32, %b: i32):
     %r = arith.addi %a, %b : i32
@@ -1214,7 +1213,7 @@ tt.func @f(%x: tensor<32x32xi32>) {
 // -----
 
 tt.func @f(%x: tensor<1024xi32>, %m: tensor<512xi1>) {
-  // expected-error @+1 {{'tt.histogram' op expected the mask to have the source's shape [1024], but it has shape [512]}}
+  // expected-error @+1 {{'tt.histogram' op expected the mask to match the source, which has shape [1024], but it has shape [512]}}
   %h = "tt.histogram"(%x, %m) : (tensor<1024xi32>, tensor<512xi1>) -> tensor<64xi32>
   tt.return
 }

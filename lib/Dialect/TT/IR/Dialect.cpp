@@ -145,10 +145,15 @@ TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 Type mlir::tessera::tt::getPointeeType(Type ptrLike) {
   if (auto tensor = dyn_cast<RankedTensorType>(ptrLike)) {
-    if (auto ptr = dyn_cast<PointerType>(tensor.getElementType()))
-      return RankedTensorType::get(tensor.getShape(), ptr.getPointeeType(),
-                                   tensor.getEncoding());
-    return {};
+    auto ptr = dyn_cast<PointerType>(tensor.getElementType());
+    if (!ptr)
+      return {};
+    // A tensor cannot hold tensors: a tensor of block pointers has no
+    // loadable type, and its users' verifiers reject it.
+    if (ptr.isBlockPointer())
+      return ptrLike;
+    return RankedTensorType::get(tensor.getShape(), ptr.getPointeeType(),
+                                 tensor.getEncoding());
   }
   if (auto ptr = dyn_cast<PointerType>(ptrLike))
     return ptr.getPointeeType();
@@ -197,6 +202,16 @@ std::string mlir::tessera::tt::shapeToString(ArrayRef<int64_t> shape) {
 
 LogicalResult mlir::tessera::tt::verifyTensorSizes(Operation *op) {
   auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
+    Type original = type;
+    // Look into block pointers and descriptors: their blocks are tiles too.
+    if (auto tensorOfPtrs = dyn_cast<RankedTensorType>(type))
+      if (auto ptr = dyn_cast<PointerType>(tensorOfPtrs.getElementType()))
+        if (ptr.isBlockPointer())
+          type = ptr.getPointeeType();
+    if (auto ptr = dyn_cast<PointerType>(type))
+      type = ptr.getPointeeType();
+    if (auto desc = dyn_cast<TensorDescType>(type))
+      type = desc.getBlockType();
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor)
       return success();
@@ -213,7 +228,7 @@ LogicalResult mlir::tessera::tt::verifyTensorSizes(Operation *op) {
     }
     if (count > kMaxTensorElements)
       return op->emitOpError()
-             << what << " #" << index << " of type " << type
+             << what << " #" << index << " of type " << original
              << " has more than the " << kMaxTensorElements
              << " elements a tensor may hold";
     return success();

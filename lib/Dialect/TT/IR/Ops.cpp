@@ -31,10 +31,12 @@ bool sameShapeAndElement(Type a, Type b) {
   return sameShape(a, b) && getElementTypeOrSelf(a) == getElementTypeOrSelf(b);
 }
 
+/// "shape [a, b]" for a tensor, "no shape (a scalar)" otherwise; reads
+/// after "has" / "it has".
 std::string describeShape(Type t) {
   if (auto tensor = dyn_cast<RankedTensorType>(t))
     return "shape " + shapeToString(tensor.getShape());
-  return "a scalar";
+  return "no shape (a scalar)";
 }
 
 int64_t numElements(RankedTensorType t) { return t.getNumElements(); }
@@ -210,7 +212,8 @@ LogicalResult ReturnOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MakeRangeOp::verify() {
-  int64_t start = getStart(), end = getEnd();
+  int64_t start = static_cast<int32_t>(getStart());
+  int64_t end = static_cast<int32_t>(getEnd());
   RankedTensorType type = getType();
   if (type.getRank() != 1)
     return emitOpError() << "expected a 1-D result, but it has rank "
@@ -262,7 +265,7 @@ LogicalResult BroadcastOp::verify() {
 LogicalResult ExpandDimsOp::verify() {
   auto src = getSrc().getType();
   auto res = getType();
-  int64_t axis = getAxis();
+  int64_t axis = static_cast<int32_t>(getAxis());
   if (axis < 0 || axis > src.getRank())
     return emitOpError() << "expected axis in [0, " << src.getRank()
                          << "], but got " << axis;
@@ -379,7 +382,7 @@ static unsigned bitWidthOf(Type t) {
 LogicalResult BitcastOp::verify() {
   Type src = getSrc().getType(), res = getType();
   if (!sameShape(src, res))
-    return emitOpError() << "expected the result to have the source's "
+    return emitOpError() << "expected the result to match the source, which has "
                          << describeShape(src) << ", but it has "
                          << describeShape(res);
   Type se = getElementTypeOrSelf(src), re = getElementTypeOrSelf(res);
@@ -396,7 +399,7 @@ LogicalResult BitcastOp::verify() {
 LogicalResult FpToFpOp::verify() {
   Type src = getSrc().getType(), res = getType();
   if (!sameShape(src, res))
-    return emitOpError() << "expected the result to have the source's "
+    return emitOpError() << "expected the result to match the source, which has "
                          << describeShape(src) << ", but it has "
                          << describeShape(res);
   Type se = getElementTypeOrSelf(src), re = getElementTypeOrSelf(res);
@@ -408,7 +411,7 @@ LogicalResult FpToFpOp::verify() {
 
 LogicalResult IntToPtrOp::verify() {
   if (!sameShape(getSrc().getType(), getType()))
-    return emitOpError() << "expected the result to have the source's "
+    return emitOpError() << "expected the result to match the source, which has "
                          << describeShape(getSrc().getType()) << ", but it has "
                          << describeShape(getType());
   return success();
@@ -416,7 +419,7 @@ LogicalResult IntToPtrOp::verify() {
 
 LogicalResult PtrToIntOp::verify() {
   if (!sameShape(getSrc().getType(), getType()))
-    return emitOpError() << "expected the result to have the source's "
+    return emitOpError() << "expected the result to match the source, which has "
                          << describeShape(getSrc().getType()) << ", but it has "
                          << describeShape(getType());
   return success();
@@ -439,22 +442,23 @@ void ElementwiseInlineAsmOp::getEffects(
 }
 
 LogicalResult ElementwiseInlineAsmOp::verify() {
-  if (getPackedElement() < 1)
-    return emitOpError() << "expected packed_element >= 1, but got "
-                         << getPackedElement();
+  int64_t pack = static_cast<int32_t>(getPackedElement());
+  if (pack < 1)
+    return emitOpError() << "expected packed_element >= 1, but got " << pack;
   if (getNumResults() == 0)
     return emitOpError("expected at least one result");
   Type ref = getResult().front().getType();
   for (Type t : llvm::concat<const Type>(getArgs().getTypes(),
                                          getResult().getTypes()))
     if (!sameShape(t, ref))
-      return emitOpError() << "expected all operands and results to have "
+      return emitOpError() << "expected all operands and results to have the "
+                              "first result's "
                            << describeShape(ref) << ", but found " << t;
   if (auto tensor = dyn_cast<RankedTensorType>(ref))
-    if (tensor.getNumElements() % getPackedElement() != 0)
+    if (tensor.getNumElements() % pack != 0)
       return emitOpError() << "the " << tensor.getNumElements()
                            << " elements do not divide into packs of "
-                           << getPackedElement();
+                           << pack;
   return success();
 }
 
@@ -467,7 +471,7 @@ LogicalResult AddPtrOp::verify() {
   if (isBlockPointer(getElementTypeOrSelf(ptr)))
     return emitOpError("cannot offset a block pointer; use tt.advance");
   if (!sameShape(ptr, off))
-    return emitOpError() << "expected the offset to have the pointer's "
+    return emitOpError() << "expected the offset to match the pointer, which has "
                          << describeShape(ptr) << ", but it has "
                          << describeShape(off);
   if (getType() != ptr)
@@ -545,7 +549,7 @@ static LogicalResult verifyLoadStore(Operation *op, Type ptrType, Value mask,
       return op->emitOpError("a block-pointer access takes boundaryCheck, "
                              "not a mask");
     if (!sameShape(mask.getType(), ptrType))
-      return op->emitOpError() << "expected the mask to have the pointer's "
+      return op->emitOpError() << "expected the mask to match the pointer, which has "
                                << describeShape(ptrType) << ", but it has "
                                << describeShape(mask.getType());
   }
@@ -598,7 +602,7 @@ LogicalResult AtomicRMWOp::verify() {
                          << " (what the pointer addresses), but it is "
                          << getVal().getType();
   if (getMask() && !sameShape(getMask().getType(), ptrType))
-    return emitOpError() << "expected the mask to have the pointer's "
+    return emitOpError() << "expected the mask to match the pointer, which has "
                          << describeShape(ptrType) << ", but it has "
                          << describeShape(getMask().getType());
   if (!sameShapeAndElement(getType(), getVal().getType()))
@@ -665,6 +669,10 @@ LogicalResult AtomicCASOp::verify() {
     return emitOpError() << "expected the result to be " << pointee
                          << ", but it is " << getType();
   Type elem = getElementTypeOrSelf(pointee);
+  if (!elem.isIntOrFloat())
+    return emitOpError() << "atomic_cas needs integer or floating-point "
+                            "elements, but got "
+                         << elem;
   if (elem.getIntOrFloatBitWidth() < 16)
     return emitOpError() << "atomics need elements of at least 16 bits, but "
                          << elem << " has " << elem.getIntOrFloatBitWidth();
@@ -880,7 +888,7 @@ static LogicalResult verifyCombiner(Operation *op, Region &region,
 }
 
 LogicalResult ReduceOp::verify() {
-  if (failed(verifyCombineOperands(*this, getSrcs(), getAxis())))
+  if (failed(verifyCombineOperands(*this, getSrcs(), static_cast<int32_t>(getAxis()))))
     return failure();
   if (getNumResults() != getSrcs().size())
     return emitOpError() << "expected " << getSrcs().size()
@@ -913,7 +921,7 @@ LogicalResult ReduceOp::verifyRegions() {
 }
 
 LogicalResult ScanOp::verify() {
-  if (failed(verifyCombineOperands(*this, getSrcs(), getAxis())))
+  if (failed(verifyCombineOperands(*this, getSrcs(), static_cast<int32_t>(getAxis()))))
     return failure();
   if (getNumResults() != getSrcs().size())
     return emitOpError() << "expected " << getSrcs().size()
@@ -939,7 +947,7 @@ LogicalResult HistogramOp::verify() {
                             "ranks "
                          << src.getRank() << " and " << res.getRank();
   if (getMask() && !sameShape(getMask().getType(), src))
-    return emitOpError() << "expected the mask to have the source's "
+    return emitOpError() << "expected the mask to match the source, which has "
                          << describeShape(src) << ", but it has "
                          << describeShape(getMask().getType());
   return success();
@@ -949,7 +957,7 @@ LogicalResult GatherOp::verify() {
   auto src = getSrc().getType();
   auto idx = getIndices().getType();
   auto res = getType();
-  int64_t axis = getAxis();
+  int64_t axis = static_cast<int32_t>(getAxis());
   if (src.getRank() != idx.getRank())
     return emitOpError() << "expected indices of the source's rank "
                          << src.getRank() << ", but they have rank "

@@ -497,7 +497,7 @@ def TT_AdvanceOp : TT_Op<"advance", [Pure,
   let hasFolder = 1;
 }
 
-def TT_MakeTensorPtrOp : TT_Op<"make_tensor_ptr", [Pure, SameVariadicOperandSize,
+def TT_MakeTensorPtrOp : TT_Op<"make_tensor_ptr", [Pure, AttrSizedOperandSegments,
     TT_ResultInferredFrom<"base points to the block element type", "result", "base",
                           "::mlir::tessera::tt::getBlockPointerBase($_self)">]> {
   let summary = "make a block pointer into a strided global tensor";
@@ -541,7 +541,7 @@ def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
     %b = tt.load %bp {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<32x64xf32>>
     ```
   }];
-  let arguments = (ins AnyTypeOf<[TT_PtrLike, TT_PtrTensor]>:$ptr,
+  let arguments = (ins TT_PtrLike:$ptr,
       Optional<TT_BoolLike>:$mask, Optional<TT_Type>:$other,
       DefaultValuedAttr<DenseI32ArrayAttr, "::llvm::ArrayRef<int32_t>{}">:$boundaryCheck,
       OptionalAttr<TT_PaddingOptionAttr>:$padding,
@@ -577,7 +577,7 @@ def TT_StoreOp : TT_Op<"store", [
     tt.store %bp, %t {boundaryCheck = array<i32: 1>} : !tt.ptr<tensor<32x64xf32>>
     ```
   }];
-  let arguments = (ins AnyTypeOf<[TT_PtrLike, TT_PtrTensor]>:$ptr, TT_Type:$value,
+  let arguments = (ins TT_PtrLike:$ptr, TT_Type:$value,
       Optional<TT_BoolLike>:$mask,
       DefaultValuedAttr<DenseI32ArrayAttr, "::llvm::ArrayRef<int32_t>{}">:$boundaryCheck,
       DefaultValuedAttr<TT_CacheModifierAttr, "::mlir::tessera::tt::CacheModifier::NONE">:$cache,
@@ -637,7 +637,7 @@ def TT_AtomicCASOp : TT_Op<"atomic_cas", [
 // Tensor descriptors
 //===----------------------------------------------------------------------===//
 
-def TT_MakeTensorDescOp : TT_Op<"make_tensor_descriptor", [Pure, SameVariadicOperandSize]> {
+def TT_MakeTensorDescOp : TT_Op<"make_tensor_descriptor", [Pure, AttrSizedOperandSegments]> {
   let summary = "describe a strided global tensor accessed by blocks";
   let description = [{
     ```mlir

@@ -1,0 +1,669 @@
+"""Types, tensors and constexpr values of the kernel language (shared by both builders)."""
+
+import builtins
+import contextlib
+import threading
+
+# ----------------------------------------------------------------- builder
+
+_state = threading.local()
+
+
+def current_builder():
+    """The builder that language calls emit into (set while a kernel is traced or interpreted)."""
+    b = getattr(_state, "builder", None)
+    if b is None:
+        raise RuntimeError(
+            "tessera.language functions can only be called inside a @tessera.jit kernel "
+            "(or with TESSERA_INTERPRET=1)")
+    return b
+
+
+@contextlib.contextmanager
+def use_builder(builder):
+    prev = getattr(_state, "builder", None)
+    _state.builder = builder
+    try:
+        yield builder
+    finally:
+        _state.builder = prev
+
+
+# ------------------------------------------------------------------- dtypes
+
+class dtype:
+    """A scalar element type: int1/8/16/32/64, uint8/16/32/64, fp8e4nv, fp8e5, fp16, bf16, fp32, fp64."""
+
+    SINT_TYPES = ("int8", "int16", "int32", "int64")
+    UINT_TYPES = ("int1", "uint8", "uint16", "uint32", "uint64")
+    FP_TYPES = ("fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64")
+
+    _IR = {
+        "int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+        "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
+        "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2", "fp16": "f16", "bf16": "bf16",
+        "fp32": "f32", "fp64": "f64",
+    }
+    _BITS = {
+        "int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
+        "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
+        "fp8e4nv": 8, "fp8e5": 8, "fp16": 16, "bf16": 16, "fp32": 32, "fp64": 64,
+    }
+    _FULL = {
+        "fp8e4nv": "float8e4nv", "fp8e5": "float8e5", "fp16": "float16", "bf16": "bfloat16",
+        "fp32": "float32", "fp64": "float64",
+    }
+
+    def __init__(self, name):
+        if name not in self._IR:
+            raise TypeError(f"unknown dtype {name!r}")
+        self.name = name
+        self.primitive_bitwidth = self._BITS[name]
+
+    # kinds
+    def is_floating(self):
+        return self.name in self.FP_TYPES
+
+    def is_int(self):
+        return self.name in self.SINT_TYPES or self.name in self.UINT_TYPES
+
+    def is_int_signed(self):
+        return self.name in self.SINT_TYPES
+
+    def is_int_unsigned(self):
+        return self.name in self.UINT_TYPES
+
+    def is_bool(self):
+        return self.name == "int1"
+
+    def is_fp8(self):
+        return self.name in ("fp8e4nv", "fp8e5")
+
+    def is_fp16(self):
+        return self.name == "fp16"
+
+    def is_bf16(self):
+        return self.name == "bf16"
+
+    def is_fp32(self):
+        return self.name == "fp32"
+
+    def is_fp64(self):
+        return self.name == "fp64"
+
+    def is_ptr(self):
+        return False
+
+    def is_block(self):
+        return False
+
+    @property
+    def int_bitwidth(self):
+        return self.primitive_bitwidth
+
+    @property
+    def int_signedness(self):
+        return "signed" if self.is_int_signed() else "unsigned"
+
+    @property
+    def scalar(self):
+        return self
+
+    def kind(self):
+        """bool < uint < int < float, for scalar promotion."""
+        if self.is_bool():
+            return 0
+        if self.is_int_unsigned():
+            return 1
+        if self.is_int_signed():
+            return 2
+        return 3
+
+    def to_ir(self):
+        return self._IR[self.name]
+
+    def __eq__(self, other):
+        return isinstance(other, dtype) and type(other) is type(self) and self._key() == other._key()
+
+    def __ne__(self, other):
+        return not self == other
+
+    def _key(self):
+        return self.name
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._key()))
+
+    def __str__(self):
+        return self._FULL.get(self.name, self.name)
+
+    def __repr__(self):
+        return f"tl.{self}"
+
+    @property
+    def cache_key_part(self):
+        return str(self)
+
+
+class pointer_type(dtype):
+    """Pointer to `element_ty` in an address space (1 = global)."""
+
+    def __init__(self, element_ty, address_space=1):
+        if not isinstance(element_ty, dtype):
+            raise TypeError(f"pointer_type expects a dtype, got {element_ty!r}")
+        self.element_ty = element_ty
+        self.address_space = address_space
+        self.name = f"pointer<{element_ty}>"
+        self.primitive_bitwidth = 64
+
+    def is_ptr(self):
+        return True
+
+    def is_floating(self):
+        return False
+
+    def is_int(self):
+        return False
+
+    def is_int_signed(self):
+        return False
+
+    def is_int_unsigned(self):
+        return False
+
+    def is_bool(self):
+        return False
+
+    def is_fp8(self):
+        return False
+
+    def is_fp16(self):
+        return False
+
+    def is_bf16(self):
+        return False
+
+    def is_fp32(self):
+        return False
+
+    def is_fp64(self):
+        return False
+
+    def kind(self):
+        return 4
+
+    def is_block_ptr(self):
+        return isinstance(self.element_ty, block_type)
+
+    def to_ir(self):
+        inner = self.element_ty.to_ir()
+        if self.address_space != 1:
+            return f"!tt.ptr<{inner}, {self.address_space}>"
+        return f"!tt.ptr<{inner}>"
+
+    def _key(self):
+        return (self.element_ty._key(), self.address_space)
+
+    def __str__(self):
+        return f"pointer<{self.element_ty}>"
+
+
+class block_type(dtype):
+    """A tensor type: a static shape of elements of a scalar type."""
+
+    def __init__(self, element_ty, shape):
+        self.element_ty = element_ty
+        self.shape = tuple(int(s) for s in shape)
+        if not self.shape:
+            raise TypeError("a block type needs at least one dimension")
+        n = 1
+        for s in self.shape:
+            n *= s
+        self.numel = n
+        self.name = f"<{self.shape}, {element_ty}>"
+        self.primitive_bitwidth = element_ty.primitive_bitwidth
+
+    def is_block(self):
+        return True
+
+    @property
+    def scalar(self):
+        return self.element_ty
+
+    def get_block_shapes(self):
+        return self.shape
+
+    def kind(self):
+        return self.element_ty.kind()
+
+    def to_ir(self):
+        dims = "x".join(str(s) for s in self.shape)
+        return f"tensor<{dims}x{self.element_ty.to_ir()}>"
+
+    def _key(self):
+        return (self.element_ty._key(), self.shape)
+
+    def __str__(self):
+        return f"<{list(self.shape)}, {self.element_ty}>"
+
+
+def _delegate(name):
+    return lambda self: getattr(self.element_ty, name)()
+
+
+for _name in ("is_floating", "is_int", "is_int_signed", "is_int_unsigned", "is_bool", "is_fp8",
+              "is_fp16", "is_bf16", "is_fp32", "is_fp64", "is_ptr"):
+    setattr(block_type, _name, _delegate(_name))
+
+
+class tuple_type:
+    def __init__(self, types):
+        self.types = list(types)
+
+
+int1 = dtype("int1")
+int8 = dtype("int8")
+int16 = dtype("int16")
+int32 = dtype("int32")
+int64 = dtype("int64")
+uint8 = dtype("uint8")
+uint16 = dtype("uint16")
+uint32 = dtype("uint32")
+uint64 = dtype("uint64")
+float8e4nv = dtype("fp8e4nv")
+float8e5 = dtype("fp8e5")
+float16 = dtype("fp16")
+bfloat16 = dtype("bf16")
+float32 = dtype("fp32")
+float64 = dtype("fp64")
+pi32_t = pointer_type(int32)
+
+DTYPES_BY_NAME = {
+    "int1": int1, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
+    "uint8": uint8, "uint16": uint16, "uint32": uint32, "uint64": uint64,
+    "fp8e4nv": float8e4nv, "fp8e5": float8e5, "fp16": float16, "bf16": bfloat16,
+    "fp32": float32, "fp64": float64,
+    # long names as users write them
+    "float8e4nv": float8e4nv, "float8e5": float8e5, "float16": float16, "bfloat16": bfloat16,
+    "float32": float32, "float64": float64, "bool": int1,
+}
+
+
+def str_to_ty(name):
+    """Parse a signature string: 'i32', 'fp16', '*fp32', '*i8' … into a dtype."""
+    if name.startswith("*"):
+        return pointer_type(str_to_ty(name[1:]))
+    short = {"i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+             "u1": "int1", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+             "f16": "fp16", "f32": "fp32", "f64": "fp64", "bf16": "bf16",
+             "fp8e4nv": "fp8e4nv", "fp8e5": "fp8e5", "fp16": "fp16", "fp32": "fp32",
+             "fp64": "fp64", "B": "int1"}
+    key = short.get(name, name)
+    if key not in DTYPES_BY_NAME:
+        raise TypeError(f"unknown type in signature: {name!r}")
+    return DTYPES_BY_NAME[key]
+
+
+# ----------------------------------------------------------------- constexpr
+
+class constexpr:
+    """A compile-time constant. Operators on constexprs fold in Python."""
+
+    def __init__(self, value):
+        self.value = value.value if isinstance(value, constexpr) else value
+        self.type = None
+
+    def __repr__(self):
+        return f"constexpr[{self.value!r}]"
+
+    def __index__(self):
+        return self.value.__index__()
+
+    def __hash__(self):
+        return hash(("constexpr", self.value))
+
+    def __bool__(self):
+        return builtins.bool(self.value)
+
+    def __int__(self):
+        return int(self.value)
+
+    def __float__(self):
+        return float(self.value)
+
+    def __call__(self, *args, **kwargs):
+        return self.value(*args, **kwargs)
+
+    def __getattr__(self, name):
+        if name == "value":
+            raise AttributeError(name)
+        return getattr(self.value, name)
+
+
+def _binop(name, op):
+    def method(self, other):
+        o = other.value if isinstance(other, constexpr) else other
+        if isinstance(o, tensor):
+            return NotImplemented
+        return constexpr(op(self.value, o))
+
+    def rmethod(self, other):
+        o = other.value if isinstance(other, constexpr) else other
+        if isinstance(o, tensor):
+            return NotImplemented
+        return constexpr(op(o, self.value))
+
+    setattr(constexpr, f"__{name}__", method)
+    setattr(constexpr, f"__r{name}__", rmethod)
+
+
+import operator as _op  # noqa: E402
+
+for _n, _f in [("add", _op.add), ("sub", _op.sub), ("mul", _op.mul), ("truediv", _op.truediv),
+               ("floordiv", _op.floordiv), ("mod", _op.mod), ("pow", _op.pow), ("and", _op.and_),
+               ("or", _op.or_), ("xor", _op.xor), ("lshift", _op.lshift), ("rshift", _op.rshift)]:
+    _binop(_n, _f)
+
+for _n, _f in [("eq", _op.eq), ("ne", _op.ne), ("lt", _op.lt), ("le", _op.le), ("gt", _op.gt),
+               ("ge", _op.ge)]:
+    def _mk(f):
+        def m(self, other):
+            o = other.value if isinstance(other, constexpr) else other
+            if isinstance(o, tensor):
+                return NotImplemented
+            return constexpr(f(self.value, o))
+        return m
+    setattr(constexpr, f"__{_n}__", _mk(_f))
+
+constexpr.__neg__ = lambda self: constexpr(-self.value)
+constexpr.__pos__ = lambda self: constexpr(+self.value)
+constexpr.__invert__ = lambda self: constexpr(~self.value)
+constexpr.__abs__ = lambda self: constexpr(abs(self.value))
+
+
+def _unwrap(v):
+    return v.value if isinstance(v, constexpr) else v
+
+
+def _constexpr_to_value(v):
+    return _unwrap(v)
+
+
+# -------------------------------------------------------------------- tensor
+
+class tensor:
+    """A value inside a kernel: a scalar or a block (tile) of elements.
+
+    `handle` is the builder's value (an SSA value in the IR builder, an array in
+    the interpreter); `type` is the language type (a dtype or a block_type).
+    """
+
+    def __init__(self, handle, type):
+        self.handle = handle
+        self.type = type
+        self.dtype = type.scalar
+        self.shape = type.shape if type.is_block() else ()
+        self.numel = type.numel if type.is_block() else 1
+
+    def __repr__(self):
+        return f"tensor({self.type})"
+
+    def __str__(self):
+        return f"{self.dtype}[{', '.join(str(s) for s in self.shape)}]"
+
+    def __hash__(self):
+        return id(self)
+
+    # --- arithmetic ---------------------------------------------------
+    def __add__(self, other):
+        from . import semantic
+        return semantic.add(self, other, True)
+
+    def __radd__(self, other):
+        from . import semantic
+        return semantic.add(other, self, True)
+
+    def __sub__(self, other):
+        from . import semantic
+        return semantic.sub(self, other, True)
+
+    def __rsub__(self, other):
+        from . import semantic
+        return semantic.sub(other, self, True)
+
+    def __mul__(self, other):
+        from . import semantic
+        return semantic.mul(self, other, True)
+
+    def __rmul__(self, other):
+        from . import semantic
+        return semantic.mul(other, self, True)
+
+    def __truediv__(self, other):
+        from . import semantic
+        return semantic.truediv(self, other)
+
+    def __rtruediv__(self, other):
+        from . import semantic
+        return semantic.truediv(other, self)
+
+    def __floordiv__(self, other):
+        from . import semantic
+        return semantic.floordiv(self, other)
+
+    def __rfloordiv__(self, other):
+        from . import semantic
+        return semantic.floordiv(other, self)
+
+    def __mod__(self, other):
+        from . import semantic
+        return semantic.mod(self, other)
+
+    def __rmod__(self, other):
+        from . import semantic
+        return semantic.mod(other, self)
+
+    def __neg__(self):
+        from . import semantic
+        return semantic.minus(self)
+
+    def __pos__(self):
+        return self
+
+    def __invert__(self):
+        from . import semantic
+        return semantic.invert(self)
+
+    def __and__(self, other):
+        from . import semantic
+        return semantic.and_(self, other)
+
+    def __rand__(self, other):
+        from . import semantic
+        return semantic.and_(other, self)
+
+    def __or__(self, other):
+        from . import semantic
+        return semantic.or_(self, other)
+
+    def __ror__(self, other):
+        from . import semantic
+        return semantic.or_(other, self)
+
+    def __xor__(self, other):
+        from . import semantic
+        return semantic.xor_(self, other)
+
+    def __rxor__(self, other):
+        from . import semantic
+        return semantic.xor_(other, self)
+
+    def __lshift__(self, other):
+        from . import semantic
+        return semantic.shl(self, other)
+
+    def __rlshift__(self, other):
+        from . import semantic
+        return semantic.shl(other, self)
+
+    def __rshift__(self, other):
+        from . import semantic
+        return semantic.shr(self, other)
+
+    def __rrshift__(self, other):
+        from . import semantic
+        return semantic.shr(other, self)
+
+    def __abs__(self):
+        from . import semantic
+        return semantic.abs(self)
+
+    def __pow__(self, other):
+        raise TypeError("'**' is not supported on tensors; use tl.math.pow")
+
+    # --- comparisons ----------------------------------------------------
+    def __gt__(self, other):
+        from . import semantic
+        return semantic.compare("gt", self, other)
+
+    def __ge__(self, other):
+        from . import semantic
+        return semantic.compare("ge", self, other)
+
+    def __lt__(self, other):
+        from . import semantic
+        return semantic.compare("lt", self, other)
+
+    def __le__(self, other):
+        from . import semantic
+        return semantic.compare("le", self, other)
+
+    def __eq__(self, other):
+        from . import semantic
+        return semantic.compare("eq", self, other)
+
+    def __ne__(self, other):
+        from . import semantic
+        return semantic.compare("ne", self, other)
+
+    def logical_and(self, other):
+        from . import semantic
+        return semantic.logical_and(self, other)
+
+    def logical_or(self, other):
+        from . import semantic
+        return semantic.logical_or(self, other)
+
+    def __not__(self):
+        from . import semantic
+        return semantic.logical_not(self)
+
+    def __bool__(self):
+        return current_builder().tensor_to_bool(self)
+
+    def __index__(self):
+        return int(current_builder().tensor_to_python(self))
+
+    def __int__(self):
+        return int(current_builder().tensor_to_python(self))
+
+    def __float__(self):
+        return float(current_builder().tensor_to_python(self))
+
+    # --- indexing and methods ---------------------------------------------
+    def __getitem__(self, slices):
+        from . import semantic
+        return semantic.getitem(self, slices)
+
+    def __iter__(self):
+        raise TypeError("a tensor cannot be iterated; use tl.split or indexing with None")
+
+    def to(self, dtype, fp_downcast_rounding=None, bitcast=False):
+        from . import semantic
+        dtype = _unwrap(dtype)
+        if _unwrap(bitcast):
+            return semantic.bitcast(self, dtype)
+        return semantic.cast(self, dtype, _unwrap(fp_downcast_rounding))
+
+    @property
+    def T(self):
+        from . import semantic
+        return semantic.permute(self, None)
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a scalar tensor")
+        return self.shape[0]
+
+    # methods that mirror tl functions
+    def reshape(self, *shape, can_reorder=False):
+        from . import builtins as B
+        return B.reshape(self, *shape, can_reorder=can_reorder)
+
+    def view(self, *shape):
+        from . import builtins as B
+        return B.view(self, *shape)
+
+    def broadcast_to(self, *shape):
+        from . import builtins as B
+        return B.broadcast_to(self, *shape)
+
+    def expand_dims(self, axis):
+        from . import builtins as B
+        return B.expand_dims(self, axis)
+
+    def trans(self, *dims):
+        from . import builtins as B
+        return B.trans(self, *dims)
+
+    def permute(self, *dims):
+        from . import builtins as B
+        return B.permute(self, *dims)
+
+    def split(self):
+        from . import builtins as B
+        return B.split(self)
+
+    def sum(self, axis=None, keep_dims=False):
+        from . import builtins as B
+        return B.sum(self, axis, keep_dims)
+
+    def max(self, axis=None, keep_dims=False):
+        from . import builtins as B
+        return B.max(self, axis, keep_dims=keep_dims)
+
+    def min(self, axis=None, keep_dims=False):
+        from . import builtins as B
+        return B.min(self, axis, keep_dims=keep_dims)
+
+    def argmax(self, axis, keep_dims=False):
+        from . import builtins as B
+        return B.argmax(self, axis, keep_dims=keep_dims)
+
+    def argmin(self, axis, keep_dims=False):
+        from . import builtins as B
+        return B.argmin(self, axis, keep_dims=keep_dims)
+
+    def cumsum(self, axis=0, reverse=False):
+        from . import builtins as B
+        return B.cumsum(self, axis, reverse)
+
+    def exp(self):
+        from . import math as M
+        return M.exp(self)
+
+    def log(self):
+        from . import math as M
+        return M.log(self)
+
+    def sqrt(self):
+        from . import math as M
+        return M.sqrt(self)
+
+    def abs(self):
+        from . import math as M
+        return M.abs(self)
+
+
+class block_ptr_tensor(tensor):
+    """A block pointer (tl.make_block_ptr)."""
