@@ -1,0 +1,163 @@
+"""@tessera.jit: kernel functions, their launch (`kernel[grid](*args)`), and calls between them."""
+
+import ast
+import functools
+import inspect
+import os
+import textwrap
+
+from ..language import core
+
+
+def interpret_mode():
+    """True when kernels run in the CPU interpreter (TESSERA_INTERPRET=1)."""
+    return os.environ.get("TESSERA_INTERPRET", "0").lower() in ("1", "true", "yes", "on")
+
+
+class JITFunction:
+    """A Python function compiled (or interpreted) as a Tessera kernel or device function.
+
+    Attributes shared with the front end and the interpreter:
+      fn               the original Python function
+      signature        inspect.Signature of fn
+      arg_names        parameter names, in order
+      constexpr_names  names of parameters annotated tl.constexpr
+      noinline         keep as a separate tt.func when called from another kernel
+      do_not_specialize, do_not_specialize_on_alignment   names (or indices) excluded
+    """
+
+    def __init__(self, fn, noinline=False, do_not_specialize=(), do_not_specialize_on_alignment=(),
+                 debug=None):
+        if not inspect.isfunction(fn):
+            raise TypeError(f"@tessera.jit expects a function, got {fn!r}")
+        self.fn = fn
+        self.__name__ = fn.__name__
+        self.__qualname__ = fn.__qualname__
+        self.__doc__ = fn.__doc__
+        self.__module__ = fn.__module__
+        self.__wrapped__ = fn
+        self.noinline = bool(noinline)
+        self.debug = debug
+        self.signature = inspect.signature(fn)
+        self.arg_names = list(self.signature.parameters)
+        self.constexpr_names = set()
+        for name, p in self.signature.parameters.items():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise TypeError(f"@tessera.jit function {fn.__name__} cannot take *args or **kwargs")
+            if _is_constexpr_annotation(p.annotation, fn):
+                self.constexpr_names.add(name)
+        self.do_not_specialize = set(self._names(do_not_specialize))
+        self.do_not_specialize_on_alignment = set(self._names(do_not_specialize_on_alignment))
+        self._src = None
+        self._ast = None
+        self.cache = {}            # specialization key -> CompiledKernel (compiled mode)
+        self.used_global_vals = {}  # name -> (value, globals dict) captured at compile time
+
+    def _names(self, items):
+        out = []
+        for it in items:
+            if isinstance(it, int):
+                if not 0 <= it < len(self.arg_names):
+                    raise ValueError(f"do_not_specialize index {it} out of range for {self.__name__}")
+                out.append(self.arg_names[it])
+            elif isinstance(it, str):
+                if it not in self.arg_names:
+                    raise ValueError(f"do_not_specialize: {self.__name__} has no parameter {it!r}")
+                out.append(it)
+            else:
+                raise TypeError(f"do_not_specialize entries are names or indices, got {it!r}")
+        return out
+
+    # ----------------------------------------------------------- source
+    @property
+    def src(self):
+        if self._src is None:
+            self._src = textwrap.dedent(inspect.getsource(self.fn))
+        return self._src
+
+    @property
+    def starting_line(self):
+        return self.fn.__code__.co_firstlineno
+
+    @property
+    def filename(self):
+        return self.fn.__code__.co_filename
+
+    def parse(self):
+        """The function's ast.FunctionDef, with line numbers of the original file."""
+        if self._ast is None:
+            tree = ast.parse(self.src)
+            ast.increment_lineno(tree, self.starting_line - 1)
+            fdef = tree.body[0]
+            if not isinstance(fdef, ast.FunctionDef):
+                raise TypeError(f"@tessera.jit must decorate a plain function definition ({self.__name__})")
+            self._ast = fdef
+        return self._ast
+
+    # ----------------------------------------------------------- binding
+    def bind(self, args, kwargs):
+        """Bind call arguments to parameters (defaults applied); TypeError on a mismatch."""
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.__name__}(): {e}") from None
+        bound.apply_defaults()
+        return bound.arguments
+
+    # ----------------------------------------------------------- calls
+    def __call__(self, *args, **kwargs):
+        builder = getattr(core._state, "builder", None)
+        if builder is None:
+            raise RuntimeError(
+                f"{self.__name__} is a @tessera.jit function: launch it with "
+                f"{self.__name__}[grid](...) or call it from another kernel")
+        return builder.call_jit_function(self, args, kwargs)
+
+    def as_device_callable(self):
+        """A callable for combine functions of tl.reduce/tl.associative_scan."""
+        return functools.partial(self.__call__)
+
+    def __getitem__(self, grid):
+        return functools.partial(self.run, grid=grid)
+
+    def run(self, *args, grid, **kwargs):
+        """Launch on `grid` (a tuple, or a callable of the bound arguments returning one)."""
+        launch_opts = {k: kwargs.pop(k) for k in list(kwargs) if k in _LAUNCH_OPTIONS}
+        if interpret_mode():
+            from ..interpreter import run_kernel
+            return run_kernel(self, grid, args, kwargs, **launch_opts)
+        from ..compiler.compiler import launch_compiled
+        return launch_compiled(self, grid, args, kwargs, launch_opts)
+
+    def warmup(self, *args, grid, **kwargs):
+        from ..compiler.compiler import launch_compiled
+        launch_opts = {k: kwargs.pop(k) for k in list(kwargs) if k in _LAUNCH_OPTIONS}
+        return launch_compiled(self, grid, args, kwargs, launch_opts, warmup=True)
+
+    def __repr__(self):
+        return f"JITFunction({self.__module__}:{self.__qualname__})"
+
+
+_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "stream", "enable_fp_fusion",
+                   "debug", "launch_cooperative_grid")
+
+
+def _is_constexpr_annotation(ann, fn):
+    if ann is inspect.Parameter.empty:
+        return False
+    if ann is core.constexpr:
+        return True
+    if isinstance(ann, str):
+        return ann.split(".")[-1] == "constexpr"
+    return False
+
+
+def jit(fn=None, *, noinline=False, do_not_specialize=(), do_not_specialize_on_alignment=(), debug=None,
+        **unused):
+    """Decorator: `@tessera.jit` or `@tessera.jit(noinline=True, do_not_specialize=["n"])`."""
+    def decorate(f):
+        return JITFunction(f, noinline=noinline, do_not_specialize=do_not_specialize,
+                           do_not_specialize_on_alignment=do_not_specialize_on_alignment, debug=debug)
+    if fn is not None:
+        return decorate(fn)
+    return decorate
