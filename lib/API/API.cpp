@@ -9,10 +9,14 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "tessera/Tools/InputChecks.h"
 #include "tessera/Tools/RegisterAll.h"
 #include "tessera/Tools/Verify.h"
 #include "llvm/Support/thread.h"
+
+#include <mutex>
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -78,9 +82,11 @@ Diagnostic convert(mlir::Diagnostic &diag) {
 
 } // namespace
 
-static void parseAndVerifyImpl(const std::string &text,
-                               const std::string &bufferName,
-                               bool printModule, ParseResult &result) {
+/// Parses, verifies and, when `pipeline` is not empty, runs it; fills
+/// `result`.
+static void processImpl(const std::string &text, const std::string &bufferName,
+                        bool printModule, const std::string *pipeline,
+                        ParseResult &result) {
   mlir::DialectRegistry registry;
   tessera::registerAllDialects(registry);
   mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
@@ -102,6 +108,29 @@ static void parseAndVerifyImpl(const std::string &text,
     return;
   if (mlir::failed(tessera::verifyWithSourceLocations(*module)))
     return;
+  if (pipeline) {
+    static std::once_flag registered;
+    std::call_once(registered, [] { tessera::registerAllPasses(); });
+    std::string errors;
+    llvm::raw_string_ostream errorStream(errors);
+    mlir::FailureOr<mlir::OpPassManager> parsed =
+        mlir::parsePassPipeline(*pipeline, errorStream);
+    if (mlir::failed(parsed) ||
+        parsed->getOpAnchorName() != mlir::ModuleOp::getOperationName()) {
+      Diagnostic d;
+      d.severity = "error";
+      d.message = "invalid pass pipeline '" + *pipeline + "': " +
+                  (errors.empty() ? "it must be anchored on builtin.module, "
+                                    "e.g. builtin.module(canonicalize)"
+                                  : errors);
+      result.diagnostics.push_back(d);
+      return;
+    }
+    mlir::PassManager pm(&context);
+    static_cast<mlir::OpPassManager &>(pm) = *parsed;
+    if (mlir::failed(pm.run(*module)))
+      return;
+  }
   result.ok = true;
   for (const Diagnostic &d : result.diagnostics)
     result.ok &= d.severity != "error";
@@ -111,24 +140,45 @@ static void parseAndVerifyImpl(const std::string &text,
   }
 }
 
+/// Inputs nested too deeply for the parser get a located error instead.
+static bool rejectDeepInput(const std::string &text,
+                            const std::string &bufferName,
+                            ParseResult &result) {
+  tessera::InputError inputError;
+  if (tessera::checkNestingDepth(text, inputError))
+    return false;
+  Diagnostic d;
+  d.severity = "error";
+  d.file = bufferName;
+  d.line = inputError.line;
+  d.column = inputError.column;
+  d.message = inputError.message;
+  result.diagnostics.push_back(d);
+  return true;
+}
+
 ParseResult tessera::api::parseAndVerify(const std::string &text,
                                          const std::string &bufferName,
                                          bool printModule) {
   ParseResult result;
-  tessera::InputError inputError;
-  if (!tessera::checkNestingDepth(text, inputError)) {
-    Diagnostic d;
-    d.severity = "error";
-    d.file = bufferName;
-    d.line = inputError.line;
-    d.column = inputError.column;
-    d.message = inputError.message;
-    result.diagnostics.push_back(d);
+  if (rejectDeepInput(text, bufferName, result))
     return result;
-  }
   // The parser recurses per nesting level: give it a large stack.
   llvm::thread worker(std::optional<unsigned>(tessera::kParserStackBytes), [&] {
-    parseAndVerifyImpl(text, bufferName, printModule, result);
+    processImpl(text, bufferName, printModule, nullptr, result);
+  });
+  worker.join();
+  return result;
+}
+
+ParseResult tessera::api::runPasses(const std::string &text,
+                                    const std::string &pipeline,
+                                    const std::string &bufferName) {
+  ParseResult result;
+  if (rejectDeepInput(text, bufferName, result))
+    return result;
+  llvm::thread worker(std::optional<unsigned>(tessera::kParserStackBytes), [&] {
+    processImpl(text, bufferName, /*printModule=*/true, &pipeline, result);
   });
   worker.join();
   return result;

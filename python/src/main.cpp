@@ -37,4 +37,9 @@ PYBIND11_MODULE(_C, m) {
         py::call_guard<py::gil_scoped_release>(),
         "Parse and verify MLIR text; returns a ParseResult with the "
         "diagnostics (file, line, column, message) and the printed module.");
+  m.def("run_passes", &runPasses, py::arg("text"), py::arg("pipeline"),
+        py::arg("buffer_name") = "<string>",
+        py::call_guard<py::gil_scoped_release>(),
+        "Parse, verify and run a textual pass pipeline; returns a ParseResult "
+        "whose module is the transformed IR.");
 }

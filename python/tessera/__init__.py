@@ -1,16 +1,37 @@
 """Tessera: a GPU kernel compiler with a triton.language-compatible kernel language."""
 
-from ._core import CompilerUnavailableError, Diagnostic, MLIRError, ParseResult, llvm_version, parse_mlir, verify_mlir
+from . import language  # noqa: F401
+from ._core import (  # noqa: F401
+    CompilerUnavailableError, Diagnostic, MLIRError, ParseResult, llvm_version, parse_mlir, verify_mlir,
+)
+from .compiler.errors import CompilationError  # noqa: F401
+from .runtime.jit import JITFunction, interpret_mode, jit  # noqa: F401
 
 __version__ = "0.1.0"
 
+
+def cdiv(x, y):
+    """Ceiling division of integers (host side)."""
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n):
+    """The smallest power of two >= n (1 for n <= 1)."""
+    n = int(n)
+    if n <= 1:
+        return 1
+    return 1 << (n - 1).bit_length()
+
+
+def compile(fn, signature=None, constexprs=None, target="cuda:90", num_warps=4, num_stages=3, **options):
+    """Compile a @jit kernel ahead of time, without a GPU: see tessera.compiler.compile."""
+    from .compiler.compiler import compile as _compile
+    return _compile(fn, signature=signature, constexprs=constexprs, target=target, num_warps=num_warps,
+                    num_stages=num_stages, **options)
+
+
 __all__ = [
-    "__version__",
-    "CompilerUnavailableError",
-    "Diagnostic",
-    "MLIRError",
-    "ParseResult",
-    "llvm_version",
-    "parse_mlir",
-    "verify_mlir",
+    "__version__", "CompilationError", "CompilerUnavailableError", "Diagnostic", "JITFunction", "MLIRError",
+    "ParseResult", "cdiv", "compile", "interpret_mode", "jit", "language", "llvm_version", "next_power_of_2",
+    "parse_mlir", "verify_mlir",
 ]

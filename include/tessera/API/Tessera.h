@@ -54,6 +54,14 @@ TESSERA_API ParseResult parseAndVerify(const std::string &text,
                                        const std::string &bufferName = "<string>",
                                        bool printModule = true);
 
+/// Parses and verifies `text`, runs the textual pass pipeline `pipeline`
+/// (e.g. "builtin.module(inline, canonicalize, cse)") and returns the result
+/// in `module`. A malformed pipeline or a failing pass gives diagnostics and
+/// ok = false. Never throws and never aborts on bad input.
+TESSERA_API ParseResult runPasses(const std::string &text,
+                                  const std::string &pipeline,
+                                  const std::string &bufferName = "<string>");
+
 } // namespace tessera::api
 
 #endif // TESSERA_API_TESSERA_H

@@ -30,7 +30,7 @@ def _literal_type(v):
             return core.uint64
         raise ValueError(f"integer {v} does not fit in 64 bits")
     if isinstance(v, builtins.float):
-        if _pymath.isnan(v) or _pymath.isinf(v) or abs(v) <= 3.4028234663852886e38:
+        if _pymath.isnan(v) or _pymath.isinf(v) or builtins.abs(v) <= 3.4028234663852886e38:
             return core.float32
         return core.float64
     raise TypeError(f"cannot use a value of type {type(v).__name__} ({v!r}) in a kernel expression")

@@ -72,7 +72,12 @@ class JITFunction:
     @property
     def src(self):
         if self._src is None:
-            self._src = textwrap.dedent(inspect.getsource(self.fn))
+            try:
+                self._src = textwrap.dedent(inspect.getsource(self.fn))
+            except (OSError, TypeError):
+                raise RuntimeError(f"cannot compile {self.__name__}: its source code is not available (a @jit "
+                                   f"function must be defined in a file, not in an interactive session or "
+                                   f"exec())") from None
         return self._src
 
     @property

@@ -1,0 +1,1330 @@
+"""The front end: walks a @jit function's Python AST and emits TTIR through the IR builder.
+
+Expressions evaluate to language values (tensors whose handles are SSA values,
+constexprs, or plain Python objects) by calling the same semantic layer the
+interpreter uses. Statements become structured control flow (scf.if/for/while)
+or, inside a construct that contains a `return`, branches between blocks (cf).
+Every jit function a kernel calls becomes its own tt.func reached by tt.call;
+the inliner pass later inlines all of them except those with noinline=True.
+"""
+
+import ast
+import builtins
+import linecache
+
+from ..language import core, semantic
+from ..language.core import constexpr, tensor
+from .errors import CompilationError
+from .ir_builder import Block, IRBuilder, RegionOp, Value
+
+_PY_BUILTINS = {
+    "range": builtins.range, "min": builtins.min, "max": builtins.max, "print": builtins.print,
+    "len": builtins.len, "int": builtins.int, "float": builtins.float, "bool": builtins.bool,
+    "isinstance": builtins.isinstance, "abs": builtins.abs, "tuple": builtins.tuple, "list": builtins.list,
+    "zip": builtins.zip, "enumerate": builtins.enumerate, "getattr": builtins.getattr,
+    "hasattr": builtins.hasattr, "type": builtins.type, "str": builtins.str, "round": builtins.round,
+    "divmod": builtins.divmod, "all": builtins.all, "any": builtins.any, "reversed": builtins.reversed,
+    "sorted": builtins.sorted, "slice": builtins.slice,
+    "True": True, "False": False, "None": None,
+}
+
+
+class _Unreachable(Exception):
+    """Raised internally to stop visiting a block after a terminator."""
+
+
+def _contains_return(node):
+    for n in ast.walk(node):
+        if isinstance(n, ast.Return):
+            return True
+    return False
+
+
+def _is_tensor(v):
+    return isinstance(v, tensor)
+
+
+def _unwrap(v):
+    return v.value if isinstance(v, constexpr) else v
+
+
+def _is_python_number(v):
+    v = _unwrap(v)
+    return isinstance(v, (bool, int, float)) and not isinstance(v, tensor)
+
+
+def _flatten(v):
+    """Leaves of nested tuples/lists."""
+    if isinstance(v, (tuple, list)):
+        out = []
+        for x in v:
+            out.extend(_flatten(x))
+        return out
+    return [v]
+
+
+def _structure(v):
+    if isinstance(v, (tuple, list)):
+        return tuple(_structure(x) for x in v)
+    return None
+
+
+def _rebuild(struct, leaves):
+    it = iter(leaves)
+
+    def go(s):
+        if s is None:
+            return next(it)
+        return tuple(go(x) for x in s)
+    return go(struct)
+
+
+class FuncRecord:
+    """A tt.func being generated."""
+
+    def __init__(self, name, visibility, noinline):
+        self.name = name
+        self.visibility = visibility
+        self.noinline = noinline
+        self.arg_values = []
+        self.arg_attrs = []
+        self.blocks = [Block()]
+        self.ret_types = None      # list of dtypes after the first return
+        self.ret_struct = None
+        self.has_return_value = False
+        self.block_counter = 0
+
+    def new_block(self, arg_types=()):
+        self.block_counter += 1
+        label = f"^bb{self.block_counter}"
+        blk = Block(label)
+        self.blocks.append(blk)
+        return blk
+
+    def render(self, loc):
+        args = []
+        for v, attrs in zip(self.arg_values, self.arg_attrs):
+            a = f"{v.name}: {v.ir_type}"
+            if attrs:
+                a += " {" + ", ".join(f"{k} = {val}" for k, val in attrs.items()) + "}"
+            args.append(a)
+        res = ""
+        if self.ret_types:
+            res = " -> (" + ", ".join(t.to_ir() for t in self.ret_types) + ")"
+        vis = "public" if self.visibility == "public" else "private"
+        head = f"tt.func {vis} @{self.name}(" + ", ".join(args) + f"){res} attributes {{noinline = " \
+               f"{'true' if self.noinline else 'false'}}} {{"
+        return RegionOp([head, self.blocks, "}"], loc)
+
+
+class Scope:
+    def __init__(self, values=None):
+        self.values = dict(values or {})
+
+    def copy(self):
+        return Scope(self.values)
+
+
+class CodeGenerator(ast.NodeVisitor):
+    """Generates one function (a kernel or a called device function)."""
+
+    def __init__(self, module, jit_fn, func, scope):
+        self.module = module          # ModuleGenerator
+        self.builder = module.builder
+        self.jit_fn = jit_fn
+        self.func = func
+        self.scope = scope
+        self.filename = jit_fn.filename
+        self.gscope = jit_fn.fn.__globals__
+        code = jit_fn.fn.__code__
+        self.closure = {}
+        if jit_fn.fn.__closure__:
+            for name, cell in zip(code.co_freevars, jit_fn.fn.__closure__):
+                try:
+                    self.closure[name] = cell.cell_contents
+                except ValueError:
+                    pass
+        self.cur_node = None
+
+    # ================================================================ errors
+    def error(self, node, message, cause=None):
+        line = getattr(node, "lineno", None)
+        col = getattr(node, "col_offset", None)
+        src = linecache.getline(self.filename, line) if line else None
+        return CompilationError(message, self.filename, line, col, src or None)
+
+    def visit(self, node):
+        has_loc = hasattr(node, "lineno")
+        saved_loc, saved_node = self.builder.loc, self.cur_node
+        if has_loc:
+            self.builder.loc = f'"{self.filename}":{node.lineno}:{node.col_offset + 1}'
+            self.cur_node = node
+        try:
+            return super().visit(node)
+        except (CompilationError, _Unreachable):
+            raise
+        except RecursionError as e:
+            if len(__import__("traceback").extract_tb(e.__traceback__)) < 400:
+                raise
+            raise self.error(node, "kernel code nests too deeply to compile") from None
+        except Exception as e:  # user errors from the semantic layer, named by their message
+            msg = str(e) or type(e).__name__
+            if not isinstance(e, (TypeError, ValueError, AssertionError, IndexError, NotImplementedError,
+                                  ZeroDivisionError, OverflowError)):
+                msg = f"{type(e).__name__}: {msg}"
+            raise self.error(node, msg) from e
+        finally:
+            self.builder.loc, self.cur_node = saved_loc, saved_node
+
+    def generic_visit(self, node):
+        raise self.error(node, f"unsupported construct in kernel code: {type(node).__name__}")
+
+    # ================================================================ names
+    def lookup(self, name, node):
+        if name in self.scope.values:
+            return self.scope.values[name]
+        if name in self.closure:
+            return self._check_global(name, self.closure[name], node, closure=True)
+        if name in self.gscope:
+            return self._check_global(name, self.gscope[name], node)
+        if name in _PY_BUILTINS:
+            return _PY_BUILTINS[name]
+        raise self.error(node, f"undefined name '{name}'")
+
+    def _check_global(self, name, value, node, closure=False):
+        import types
+        from ..runtime.jit import JITFunction
+        ok = isinstance(value, (constexpr, JITFunction, types.ModuleType, core.dtype, type)) or callable(value) \
+            or value is None
+        if not ok:
+            where = "captured variable" if closure else "global variable"
+            raise self.error(node, f"cannot use {where} '{name}' (a {type(value).__name__}) in a kernel: only "
+                                   f"globals created as tl.constexpr(...) are allowed, e.g. "
+                                   f"{name} = tl.constexpr({value!r})")
+        if isinstance(value, constexpr) or isinstance(value, JITFunction):
+            self.module.used_globals[(self.jit_fn.fn.__module__, self.jit_fn.__name__, name)] = (
+                value, self.gscope if not closure else None, name)
+        return value
+
+    # ================================================================ function body
+    def run_body(self, stmts):
+        try:
+            for s in stmts:
+                if self.builder.block.terminated:
+                    break
+                self.visit(s)
+        except _Unreachable:
+            pass
+
+    def visit_FunctionDef(self, node):
+        raise self.error(node, "nested function definitions are not supported in kernels; define a separate "
+                               "@jit function")
+
+    def visit_Pass(self, node):
+        return None
+
+    def visit_Expr(self, node):
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return None  # docstring
+        self.visit(node.value)
+
+    # ================================================================ assignment
+    def assign_target(self, target, value):
+        if isinstance(target, ast.Name):
+            if isinstance(value, (list,)):
+                value = tuple(value)
+            self.scope.values[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            v = _unwrap(value)
+            if not isinstance(v, (tuple, list)):
+                raise self.error(target, f"cannot unpack a {type(v).__name__} into {len(target.elts)} names")
+            if len(v) != len(target.elts):
+                raise self.error(target, f"cannot unpack {len(v)} values into {len(target.elts)} names")
+            for t, x in zip(target.elts, v):
+                self.assign_target(t, x)
+        elif isinstance(target, ast.Subscript):
+            raise self.error(target, "tensors are immutable: item assignment is not supported; build a new "
+                                     "tensor (e.g. with tl.where)")
+        elif isinstance(target, ast.Attribute):
+            raise self.error(target, "attribute assignment is not supported in kernels")
+        elif isinstance(target, ast.Starred):
+            raise self.error(target, "starred assignment is not supported in kernels")
+        else:
+            raise self.error(target, f"unsupported assignment target {type(target).__name__}")
+
+    def visit_Assign(self, node):
+        value = self.visit(node.value)
+        for t in node.targets:
+            self.assign_target(t, value)
+
+    def visit_AnnAssign(self, node):
+        if node.value is None:
+            return None
+        value = self.visit(node.value)
+        ann = None
+        try:
+            ann = self.visit(node.annotation)
+        except CompilationError:
+            ann = None
+        if ann is core.constexpr and _is_tensor(value):
+            raise self.error(node, f"'{ast.unparse(node.target)}' is annotated tl.constexpr but its value is only "
+                                   f"known at run time")
+        if ann is core.constexpr and not isinstance(value, constexpr):
+            value = constexpr(value)
+        self.assign_target(node.target, value)
+
+    def visit_AugAssign(self, node):
+        cur = self.visit(ast.Name(id=node.target.id, ctx=ast.Load(), lineno=node.lineno,
+                                  col_offset=node.col_offset)) if isinstance(node.target, ast.Name) else None
+        if cur is None:
+            raise self.error(node, "augmented assignment only to names is supported")
+        rhs = self.visit(node.value)
+        self.assign_target(node.target, self.binop(node.op, cur, rhs, node))
+
+    # ================================================================ expressions
+    def visit_Constant(self, node):
+        return constexpr(node.value)
+
+    def visit_Name(self, node):
+        return self.lookup(node.id, node)
+
+    def visit_Attribute(self, node):
+        base = self.visit(node.value)
+        obj = _unwrap(base)
+        try:
+            return getattr(obj, node.attr)
+        except AttributeError:
+            raise self.error(node, f"{_describe(obj)} has no attribute '{node.attr}'") from None
+
+    def visit_Tuple(self, node):
+        return tuple(self.visit(e) for e in node.elts)
+
+    def visit_List(self, node):
+        return [self.visit(e) for e in node.elts]
+
+    def visit_Slice(self, node):
+        lo = _unwrap(self.visit(node.lower)) if node.lower else None
+        hi = _unwrap(self.visit(node.upper)) if node.upper else None
+        st = _unwrap(self.visit(node.step)) if node.step else None
+        return slice(lo, hi, st)
+
+    def visit_Subscript(self, node):
+        base = self.visit(node.value)
+        idx = self.visit(node.slice)
+        if _is_tensor(base):
+            return semantic.getitem(base, idx)
+        b = _unwrap(base)
+        i = _unwrap(idx)
+        if isinstance(i, tuple):
+            i = tuple(_unwrap(x) for x in i)
+        if _is_tensor(i):
+            raise self.error(node, "indexing a tuple needs a compile-time constant index")
+        try:
+            return b[i]
+        except (IndexError, KeyError, TypeError) as e:
+            raise self.error(node, f"cannot index {_describe(b)} with {i!r}: {e}") from None
+
+    def visit_JoinedStr(self, node):
+        parts = []
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                parts.append(str(v.value))
+            else:
+                val = self.visit(v.value)
+                if _is_tensor(val):
+                    raise self.error(v, "f-strings can only format compile-time values")
+                parts.append(format(_unwrap(val), "" if v.format_spec is None else
+                                    "".join(str(x.value) for x in v.format_spec.values)))
+        return constexpr("".join(parts))
+
+    _BINOPS = {
+        ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__",
+        ast.FloorDiv: "__floordiv__", ast.Mod: "__mod__", ast.Pow: "__pow__", ast.LShift: "__lshift__",
+        ast.RShift: "__rshift__", ast.BitAnd: "__and__", ast.BitOr: "__or__", ast.BitXor: "__xor__",
+    }
+
+    def binop(self, op, lhs, rhs, node):
+        import operator
+        fn = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+              ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+              ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
+              ast.BitOr: operator.or_, ast.BitXor: operator.xor}.get(type(op))
+        if fn is None:
+            raise self.error(node, f"unsupported operator {type(op).__name__}")
+        if not _is_tensor(lhs) and not _is_tensor(rhs):
+            a, b = _unwrap(lhs), _unwrap(rhs)
+            try:
+                return constexpr(fn(a, b))
+            except ZeroDivisionError:
+                raise self.error(node, "division by zero in a compile-time expression") from None
+            except TypeError as e:
+                raise self.error(node, str(e)) from None
+        if isinstance(op, ast.Pow):
+            raise self.error(node, "'**' on tensors is not supported; use tl.math.pow")
+        return fn(lhs, rhs)
+
+    def visit_BinOp(self, node):
+        lhs = self.visit(node.left)
+        rhs = self.visit(node.right)
+        return self.binop(node.op, lhs, rhs, node)
+
+    def visit_UnaryOp(self, node):
+        v = self.visit(node.operand)
+        if isinstance(node.op, ast.Not):
+            if _is_tensor(v):
+                return semantic.logical_not(v)
+            return constexpr(not _unwrap(v))
+        if not _is_tensor(v):
+            x = _unwrap(v)
+            return constexpr({ast.USub: lambda: -x, ast.UAdd: lambda: +x, ast.Invert: lambda: ~x}[type(node.op)]())
+        if isinstance(node.op, ast.USub):
+            return -v
+        if isinstance(node.op, ast.UAdd):
+            return v
+        return ~v
+
+    _CMP = {ast.Lt: "__lt__", ast.LtE: "__le__", ast.Gt: "__gt__", ast.GtE: "__ge__", ast.Eq: "__eq__",
+            ast.NotEq: "__ne__"}
+
+    def compare(self, op, a, b, node):
+        import operator
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            if _is_tensor(a) or _is_tensor(b):
+                r = a is b
+            else:
+                r = _unwrap(a) is _unwrap(b)
+            return constexpr(r if isinstance(op, ast.Is) else not r)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if _is_tensor(a) or _is_tensor(b):
+                raise self.error(node, "'in' needs compile-time values")
+            r = _unwrap(a) in [_unwrap(x) for x in _unwrap(b)]
+            return constexpr(r if isinstance(op, ast.In) else not r)
+        fn = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
+              ast.Eq: operator.eq, ast.NotEq: operator.ne}[type(op)]
+        if not _is_tensor(a) and not _is_tensor(b):
+            return constexpr(fn(_unwrap(a), _unwrap(b)))
+        if not _is_tensor(a):
+            return fn(b, a) if isinstance(op, (ast.Eq, ast.NotEq)) else {
+                ast.Lt: operator.gt, ast.LtE: operator.ge, ast.Gt: operator.lt, ast.GtE: operator.le}[type(op)](b, a)
+        return fn(a, b)
+
+    def visit_Compare(self, node):
+        left = self.visit(node.left)
+        result = None
+        for op, comp in zip(node.ops, node.comparators):
+            right = self.visit(comp)
+            r = self.compare(op, left, right, node)
+            result = r if result is None else self.logical(ast.And(), result, r)
+            left = right
+        return result
+
+    def logical(self, op, a, b):
+        if not _is_tensor(a) and not _is_tensor(b):
+            av, bv = _unwrap(a), _unwrap(b)
+            return constexpr((av and bv) if isinstance(op, ast.And) else (av or bv))
+        if isinstance(op, ast.And):
+            return semantic.logical_and(a, b)
+        return semantic.logical_or(a, b)
+
+    def visit_BoolOp(self, node):
+        # Compile-time operands short-circuit like Python; run-time ones are combined elementwise.
+        vals = []
+        for v in node.values:
+            x = self.visit(v)
+            if not _is_tensor(x):
+                xv = _unwrap(x)
+                if isinstance(node.op, ast.And) and not xv:
+                    return constexpr(xv) if not vals else constexpr(False)
+                if isinstance(node.op, ast.Or) and xv:
+                    return constexpr(xv) if not vals else constexpr(True)
+                continue
+            vals.append(x)
+        if not vals:
+            return self.visit(node.values[-1])
+        out = vals[0]
+        if len(vals) == 1:
+            return semantic.cast(out, core.int1) if out.dtype != core.int1 else out
+        for v in vals[1:]:
+            out = self.logical(node.op, out, v)
+        return out
+
+    def visit_IfExp(self, node):
+        cond = self.visit(node.test)
+        if not _is_tensor(cond):
+            return self.visit(node.body if _unwrap(cond) else node.orelse)
+        cond = self._scalar_condition(cond, node.test)
+        results = self._scf_if_values(cond, lambda: self.visit(node.body), lambda: self.visit(node.orelse), node)
+        return results
+
+    def visit_Starred(self, node):
+        raise self.error(node, "starred expressions are not supported in kernels")
+
+    def visit_Lambda(self, node):
+        raise self.error(node, "lambda is not supported in kernels; use a @jit function")
+
+    def visit_ListComp(self, node):
+        raise self.error(node, "comprehensions are not supported in kernels")
+
+    visit_GeneratorExp = visit_ListComp
+    visit_DictComp = visit_ListComp
+    visit_SetComp = visit_ListComp
+
+    def visit_Dict(self, node):
+        raise self.error(node, "dicts are not supported in kernels")
+
+    # ================================================================ calls
+    def visit_Call(self, node):
+        from ..runtime.jit import JITFunction
+        fn = self.visit(node.func)
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                v = _unwrap(self.visit(a.value))
+                if not isinstance(v, (tuple, list)):
+                    raise self.error(a, "only tuples can be unpacked with * in a call")
+                args.extend(v)
+            else:
+                args.append(self.visit(a))
+        kwargs = {}
+        for k in node.keywords:
+            if k.arg is None:
+                raise self.error(node, "**kwargs in calls is not supported in kernels")
+            kwargs[k.arg] = self.visit(k.value)
+        fn = _unwrap(fn)
+        if isinstance(fn, JITFunction):
+            return self.call_jit(fn, args, kwargs, node)
+        if getattr(fn, "__tessera_builtin__", False):
+            return fn(*args, **kwargs)
+        if fn is builtins.min or fn is builtins.max:
+            if any(_is_tensor(a) for a in args):
+                if kwargs or len(args) < 2:
+                    raise self.error(node, f"{fn.__name__}() of tensors takes two or more positional arguments")
+                out = args[0]
+                for a in args[1:]:
+                    out = semantic.minimum(out, a) if fn is builtins.min else semantic.maximum(out, a)
+                return out
+        if fn is builtins.print:
+            if any(_is_tensor(a) for a in args):
+                prefix = ""
+                if args and isinstance(_unwrap(args[0]), str):
+                    prefix, args = _unwrap(args[0]), args[1:]
+                return semantic.device_print(prefix, args)
+            print(*[_unwrap(a) for a in args])
+            return None
+        if fn is builtins.range:
+            raise self.error(node, "range() can only be used as the iterable of a for loop")
+        if fn is builtins.abs and args and _is_tensor(args[0]):
+            return semantic.abs(args[0])
+        if isinstance(fn, type) and issubclass(fn, (core.constexpr,)):
+            return fn(*[_unwrap(a) for a in args])
+        # bound methods of tensors and language objects (x.to(...), tl.range(...), ...)
+        owner = getattr(fn, "__self__", None)
+        mod = getattr(fn, "__module__", "") or ""
+        if isinstance(owner, tensor) or mod.startswith("tessera.language") or isinstance(fn, type) and \
+                fn.__module__.startswith("tessera.language"):
+            return fn(*args, **kwargs)
+        if any(_is_tensor(a) for a in args) or any(_is_tensor(v) for v in kwargs.values()):
+            name = getattr(fn, "__name__", repr(fn))
+            raise self.error(node, f"'{name}' is not a @tessera.jit function or a tessera.language builtin, so "
+                                   f"it cannot take tensors")
+        # a compile-time helper evaluated in Python
+        try:
+            res = fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
+        except Exception as e:
+            raise self.error(node, f"calling {getattr(fn, '__name__', fn)!s} at compile time failed: "
+                                   f"{type(e).__name__}: {e}") from None
+        return res if isinstance(res, (tensor, tuple, list)) or res is None else constexpr(res)
+
+    def call_jit(self, jit_fn, args, kwargs, node=None):
+        """A call of another @jit function: a tt.call to its (specialized) tt.func."""
+        try:
+            bound = jit_fn.bind(args, kwargs)
+        except TypeError as e:
+            raise self.error(node or self.cur_node, str(e)) from None
+        return self.module.call_function(self, jit_fn, bound, node or self.cur_node)
+
+    # ================================================================ statements
+    def visit_Return(self, node):
+        value = self.visit(node.value) if node.value is not None else None
+        self.emit_return(value, node)
+        raise _Unreachable()
+
+    def emit_return(self, value, node):
+        func = self.func
+        if value is None or _unwrap(value) is None:
+            leaves, struct = [], None
+        else:
+            struct = _structure(_unwrap(value)) if isinstance(_unwrap(value), (tuple, list)) else None
+            leaves = [semantic.to_tensor(x) for x in _flatten(_unwrap(value) if struct is not None else value)]
+        types = [t.type for t in leaves]
+        if func.ret_types is None:
+            func.ret_types, func.ret_struct = types, struct
+            func.has_return_value = bool(leaves)
+        elif func.ret_types != types or func.ret_struct != struct:
+            raise self.error(node, "this return gives " + _types_str(types) + " but an earlier return gave " +
+                             _types_str(func.ret_types) + "; every return of a function must return the same types")
+        names = ", ".join(t.handle.name for t in leaves)
+        if leaves:
+            self.builder.emit(f"tt.return {names}", " : " + ", ".join(t.handle.ir_type for t in leaves))
+        else:
+            self.builder.emit("tt.return", "")
+        self.builder.block.terminated = True
+
+    def visit_Assert(self, node):
+        cond = self.visit(node.test)
+        msg = _unwrap(self.visit(node.msg)) if node.msg is not None else ""
+        if not _is_tensor(cond):
+            if not _unwrap(cond):
+                raise self.error(node, f"assertion failed at compile time{': ' + str(msg) if msg else ''}")
+            return None
+        semantic.device_assert(cond, str(msg) if msg else f"assertion failed: {ast.unparse(node.test)}")
+
+    def visit_Break(self, node):
+        raise self.error(node, "break is not supported in kernels")
+
+    def visit_Continue(self, node):
+        raise self.error(node, "continue is not supported in kernels")
+
+    def visit_With(self, node):
+        raise self.error(node, "'with' is not supported in kernels")
+
+    def visit_Try(self, node):
+        raise self.error(node, "try/except is not supported in kernels")
+
+    def visit_Raise(self, node):
+        raise self.error(node, "raise is not supported in kernels; use tl.device_assert or tl.static_assert")
+
+    def visit_Global(self, node):
+        raise self.error(node, "global declarations are not supported in kernels")
+
+    visit_Nonlocal = visit_Global
+
+    def visit_Delete(self, node):
+        raise self.error(node, "del is not supported in kernels")
+
+    def visit_Import(self, node):
+        raise self.error(node, "import is not supported inside kernels; import at module level")
+
+    visit_ImportFrom = visit_Import
+
+    def visit_ClassDef(self, node):
+        raise self.error(node, "class definitions are not supported in kernels")
+
+    # ---------------------------------------------------------------- helpers
+    def _scalar_condition(self, cond, node):
+        if cond.shape:
+            raise self.error(node, f"a condition must be a scalar, but this one has shape {list(cond.shape)}; "
+                                   f"reduce it (tl.max, tl.sum …) or use tl.where")
+        if cond.dtype != core.int1:
+            cond = semantic.cast(cond, core.int1)
+        return cond
+
+    def _dry_run(self, fn):
+        """Run `fn` with its IR thrown away; returns (fn's result, scope after)."""
+        b = self.builder
+        saved_block, saved_scope = b.block, self.scope
+        saved_nblocks = len(self.func.blocks)
+        saved_ret = (self.func.ret_types, self.func.ret_struct, self.func.has_return_value)
+        b.block = Block()
+        self.scope = saved_scope.copy()
+        try:
+            res = fn()
+            return res, self.scope
+        finally:
+            b.block, self.scope = saved_block, saved_scope
+            del self.func.blocks[saved_nblocks:]
+            self.func.ret_types, self.func.ret_struct, self.func.has_return_value = saved_ret
+
+    def _in_block(self, block, scope, fn):
+        """Run `fn` emitting into `block` with `scope`; returns (scope after, block where it ended)."""
+        b = self.builder
+        saved_block, saved_scope = b.block, self.scope
+        b.block, self.scope = block, scope
+        try:
+            fn()
+        except _Unreachable:
+            pass
+        finally:
+            out_scope, end_block = self.scope, b.block
+            b.block, self.scope = saved_block, saved_scope
+        return out_scope, end_block
+
+    def _to_type(self, v, ty, name, node, where):
+        if _is_tensor(v):
+            if v.type != ty:
+                raise self.error(node, f"'{name}' has type {v.type} {where} but {ty} elsewhere; a variable must "
+                                       f"keep one type across control flow")
+            return v
+        if _is_python_number(v):
+            t = semantic.to_tensor(v)
+            if t.type != ty:
+                t = semantic.cast(t, ty.scalar) if not ty.is_block() else semantic.full(ty.shape, _unwrap(v),
+                                                                                           ty.scalar)
+            return t
+        raise self.error(node, f"'{name}' is {_describe(v)} {where}, which cannot be merged with a tensor")
+
+    def _merge_types(self, name, values, node):
+        """The type a variable takes after control flow merges `values` (a tensor type, or None)."""
+        types = {v.type for v in values if _is_tensor(v)}
+        if len(types) > 1:
+            raise self.error(node, f"'{name}' has different types on different paths ("
+                                   + ", ".join(sorted(str(t) for t in types)) + "); a variable must keep one type "
+                                   "across control flow")
+        if types:
+            return types.pop()
+        return None
+
+    # ---------------------------------------------------------------- if
+    def visit_If(self, node):
+        cond = self.visit(node.test)
+        if not _is_tensor(cond):
+            self.run_body(node.body if _unwrap(cond) else node.orelse)
+            if self.builder.block.terminated:
+                raise _Unreachable()
+            return None
+        cond = self._scalar_condition(cond, node.test)
+        if _contains_return(node):
+            return self._cf_if(cond, node)
+        return self._scf_if(cond, node)
+
+    def _plan_merge(self, before, scopes, node):
+        """How variables merge where paths join: (names to merge, their types, names whose value is the
+        same on every path, names that exist only on some paths and so are undefined afterwards)."""
+        keep, types, direct, dropped = [], [], {}, []
+        cands = set()
+        for sc in scopes:
+            cands |= set(sc.values)
+        for n in sorted(cands):
+            if not all(n in sc.values for sc in scopes):
+                if n not in before.values:
+                    dropped.append(n)
+                    continue
+            vals = [sc.values.get(n, before.values.get(n)) for sc in scopes]
+            if all(v is vals[0] for v in vals):
+                if n not in before.values or vals[0] is not before.values[n]:
+                    direct[n] = vals[0]
+                continue
+            if not any(_is_tensor(v) for v in vals):
+                uv = [_unwrap(v) for v in vals]
+                if all(type(x) is type(uv[0]) and x == uv[0] for x in uv):
+                    direct[n] = vals[0]
+                    continue
+                if not all(_is_python_number(v) for v in vals):
+                    dropped.append(n)   # differing compile-time objects: undefined afterwards
+                    continue
+            ty = self._merge_types(n, vals, node)
+            if ty is None:
+                ty = core.float32 if any(isinstance(_unwrap(v), float) for v in vals) else \
+                    semantic._literal_type(_unwrap(vals[0]))
+            keep.append(n)
+            types.append(ty)
+        return keep, types, direct, dropped
+
+    def _scf_if(self, cond, node):
+        b = self.builder
+        before = self.scope
+        then_blk, else_blk = Block(), Block()
+        then_scope, _ = self._in_block(then_blk, before.copy(), lambda: self.run_body(node.body))
+        else_scope, _ = self._in_block(else_blk, before.copy(), lambda: self.run_body(node.orelse))
+        keep, result_types, direct, dropped = self._plan_merge(before, [then_scope, else_scope], node)
+        yields = []
+        for blk, sc in ((then_blk, then_scope), (else_blk, else_scope)):
+            def emit_yield(blk=blk, sc=sc):  # noqa: B023
+                vals = [self._to_type(sc.values.get(n, before.values.get(n)), t, n, node,
+                                      "in one branch of this if") for n, t in zip(keep, result_types)]
+                if vals:
+                    b.emit("scf.yield " + ", ".join(v.handle.name for v in vals),
+                           " : " + ", ".join(v.handle.ir_type for v in vals))
+                else:
+                    b.emit("scf.yield", "")
+                blk.terminated = True
+                yields.append(vals)
+            self._in_block(blk, before.copy(), emit_yield)
+        results = self._emit_if_op(cond, then_blk, else_blk, result_types)
+        new_scope = before.copy()
+        new_scope.values.update(direct)
+        for n in dropped:
+            new_scope.values.pop(n, None)
+        for n, r in zip(keep, results):
+            new_scope.values[n] = r
+        self.scope = new_scope
+
+    def _emit_if_op(self, cond, then_blk, else_blk, result_types):
+        b = self.builder
+        name = b.fresh()
+        n = len(result_types)
+        lhs = "" if n == 0 else (f"{name} = " if n == 1 else f"{name}:{n} = ")
+        res = "" if n == 0 else " -> (" + ", ".join(t.to_ir() for t in result_types) + ")"
+        parts = [f"{lhs}scf.if {cond.handle.name}{res} {{", [then_blk], "} else {", [else_blk], "}"]
+        op = RegionOp(parts, b.loc)
+        b.append(op)
+        if n == 1:
+            return [tensor(Value(name, result_types[0], op), result_types[0])]
+        return [tensor(Value(f"{name}#{i}", t, op), t) for i, t in enumerate(result_types)]
+
+    def _scf_if_values(self, cond, then_fn, else_fn, node):
+        """`a if c else b` with a run-time c: an scf.if yielding one value."""
+        b = self.builder
+        then_blk, else_blk = Block(), Block()
+        out = {}
+
+        def run(which, fn):
+            def body():
+                out[which] = fn()
+            return body
+        self._in_block(then_blk, self.scope.copy(), run("t", then_fn))
+        self._in_block(else_blk, self.scope.copy(), run("e", else_fn))
+        tv, ev = out["t"], out["e"]
+        if not _is_tensor(tv) and not _is_tensor(ev):
+            if _unwrap(tv) is None and _unwrap(ev) is None:
+                return None
+        ty = self._merge_types("<conditional expression>", [tv, ev], node)
+        if ty is None:
+            ty = semantic.to_tensor(tv).type if _is_python_number(tv) else None
+        if ty is None:
+            raise self.error(node, "a conditional expression with a run-time condition must produce values")
+        for blk, v in ((then_blk, tv), (else_blk, ev)):
+            def y(v=v, blk=blk):
+                t = self._to_type(v, ty, "<conditional expression>", node, "in one branch")
+                b.emit(f"scf.yield {t.handle.name}", f" : {t.handle.ir_type}")
+                blk.terminated = True
+            self._in_block(blk, self.scope.copy(), y)
+        return self._emit_if_op(cond, then_blk, else_blk, [ty])[0]
+
+    def _cf_if(self, cond, node):
+        b = self.builder
+        before = self.scope
+        then_blk = self.func.new_block()
+        else_blk = self.func.new_block()
+        b.emit(f"cf.cond_br {cond.handle.name}, {then_blk.label}, {else_blk.label}", "")
+        b.block.terminated = True
+        then_scope, then_end = self._in_block(then_blk, before.copy(), lambda: self.run_body(node.body))
+        else_scope, else_end = self._in_block(else_blk, before.copy(), lambda: self.run_body(node.orelse))
+        live = [(end, sc) for end, sc in ((then_end, then_scope), (else_end, else_scope)) if not end.terminated]
+        self._cf_merge(before, live, node)
+
+    def _cf_merge(self, before, live, node):
+        """Jump from the end of every live path to a new block that receives the merged variables."""
+        b = self.builder
+        if not live:
+            b.block = Block()          # nothing follows: later statements are unreachable
+            b.block.terminated = True
+            raise _Unreachable()
+        keep, types, direct, dropped = self._plan_merge(before, [sc for _, sc in live], node)
+        merge = self.func.new_block()
+        merge.args = [Value(b.fresh(), t) for t in types]
+        for end, sc in live:
+            def jump(sc=sc):
+                vals = [self._to_type(sc.values.get(n, before.values.get(n)), t, n, node, "on one path")
+                        for n, t in zip(keep, types)]
+                self._branch(merge, vals)
+            self._in_block(end, sc, jump)
+        b.block = merge
+        new_scope = before.copy()
+        new_scope.values.update(direct)
+        for n in dropped:
+            new_scope.values.pop(n, None)
+        for n, a in zip(keep, merge.args):
+            new_scope.values[n] = tensor(a, a.ty)
+        self.scope = new_scope
+
+    def _branch(self, target, vals):
+        b = self.builder
+        if vals:
+            b.emit(f"cf.br {target.label}(" + ", ".join(v.handle.name for v in vals) + " : " +
+                   ", ".join(v.handle.ir_type for v in vals) + ")", "")
+        else:
+            b.emit(f"cf.br {target.label}", "")
+        b.block.terminated = True
+
+    # ---------------------------------------------------------------- loops
+    def _iter_spec(self, node):
+        """(kind, start, end, step, attrs) for the iterable of a for loop."""
+        from ..language.builtins import range as tl_range, static_range
+        it = node.iter
+        if not isinstance(it, ast.Call):
+            val = self.visit(it)
+            v = _unwrap(val)
+            if isinstance(v, (tuple, list)):
+                return ("static_seq", list(v), None, None, {})
+            if isinstance(v, static_range):
+                return ("static", v.start, v.end, v.step, {})
+            raise self.error(it, "a for loop must iterate over range(...), tl.range(...), tl.static_range(...) or "
+                                 "a compile-time tuple")
+        fn = _unwrap(self.visit(it.func))
+        args = [self.visit(a) for a in it.args]
+        kwargs = {k.arg: self.visit(k.value) for k in it.keywords}
+        if fn is builtins.range or fn is tl_range:
+            if fn is builtins.range and kwargs:
+                raise self.error(it, "range() takes no keyword arguments")
+            if not 1 <= len(args) <= 3:
+                raise self.error(it, f"range expects 1 to 3 arguments, got {len(args)}")
+            r = tl_range(*args, **kwargs) if fn is tl_range else tl_range(*args)
+            attrs = {}
+            if r.num_stages is not None:
+                attrs["tt.num_stages"] = f"{int(r.num_stages)} : i32"
+            if r.loop_unroll_factor is not None:
+                attrs["tt.loop_unroll_factor"] = f"{int(r.loop_unroll_factor)} : i32"
+            if r.disallow_acc_multi_buffer:
+                attrs["tt.disallow_acc_multi_buffer"] = "unit"
+            if r.flatten:
+                attrs["tt.flatten"] = "unit"
+            if r.warp_specialize:
+                attrs["tt.warp_specialize"] = "unit"
+            return ("range", r.start, r.end, r.step, attrs)
+        if fn is static_range:
+            r = static_range(*args, **kwargs)
+            return ("static", r.start, r.end, r.step, {})
+        if fn in (builtins.zip, builtins.enumerate, builtins.reversed):
+            val = fn(*[_unwrap(a) for a in args])
+            return ("static_seq", list(val), None, None, {})
+        raise self.error(it, "a for loop must iterate over range(...), tl.range(...) or tl.static_range(...)")
+
+    def visit_For(self, node):
+        if node.orelse:
+            raise self.error(node, "for ... else is not supported in kernels")
+        kind, start, end, step, attrs = self._iter_spec(node)
+        if kind in ("static", "static_seq"):
+            seq = builtins.range(start, end, step) if kind == "static" else start
+            for v in seq:
+                self.assign_target(node.target, constexpr(v) if not isinstance(v, (tuple, tensor)) else v)
+                self.run_body(node.body)
+                if self.builder.block.terminated:
+                    raise _Unreachable()
+            return None
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node.target, "the loop variable of a range loop must be a single name")
+        st = _unwrap(step)
+        if not _is_tensor(step) and (not isinstance(st, int) or st == 0):
+            raise self.error(node.iter, f"the step of a range loop must be a non-zero integer, got {st!r}")
+        if not _is_tensor(step) and st < 0:
+            raise self.error(node.iter, "range loops with a negative step are not supported; count upwards")
+        lb, ub, stp = (semantic.to_tensor(x) for x in (start, end, step))
+        for x, what in ((lb, "start"), (ub, "end"), (stp, "step")):
+            if x.shape or not x.dtype.is_int():
+                raise self.error(node.iter, f"the {what} of a range loop must be a scalar integer, got {x.type}")
+        iv_ty = core.int32
+        for x in (lb, ub, stp):
+            iv_ty = semantic.integer_promote(iv_ty, x.dtype) if x.dtype != iv_ty else iv_ty
+        if iv_ty.is_int_unsigned():
+            iv_ty = core.int64 if iv_ty.primitive_bitwidth == 64 else core.int32
+        lb, ub, stp = (semantic.cast(x, iv_ty) for x in (lb, ub, stp))
+        if _contains_return(node):
+            return self._cf_for(node, lb, ub, stp, iv_ty)
+        return self._scf_for(node, lb, ub, stp, iv_ty, attrs)
+
+    def _carried(self, body_fn, node, extra_bound=()):
+        """Variables a loop body changes: [(name, type)] found by a dry run of the body."""
+        before = self.scope
+        _, after = self._dry_run(body_fn)
+        out = []
+        for n in sorted(set(after.values) & set(before.values)):
+            if n in extra_bound:
+                continue
+            old, new = before.values[n], after.values[n]
+            if old is new:
+                continue
+            if _is_tensor(new):
+                out.append((n, new.type))
+            elif _is_python_number(new):
+                if _is_python_number(old) and _unwrap(old) == _unwrap(new) and type(_unwrap(old)) is type(_unwrap(new)):
+                    continue
+                out.append((n, (old.type if _is_tensor(old) else semantic._literal_type(_unwrap(old)))))
+            elif _unwrap(new) is _unwrap(old) or _unwrap(new) == _unwrap(old):
+                continue
+            else:
+                raise self.error(node, f"'{n}' is assigned {_describe(new)} inside the loop; only tensors and "
+                                       f"numbers can change in a loop")
+        return out
+
+    def _scf_for(self, node, lb, ub, stp, iv_ty, attrs):
+        b = self.builder
+        name = node.target.id
+
+        def dry_body():
+            self.scope.values[name] = tensor(Value(b.fresh(), iv_ty), iv_ty)
+            self.run_body(node.body)
+        carried = self._carried(dry_body, node, extra_bound=(name,))
+        inits = [self._to_type(self.scope.values[n], t, n, node, "before the loop") for n, t in carried]
+        iv = Value(b.fresh(), iv_ty)
+        args = [Value(b.fresh(), t) for _, t in carried]
+        body = Block(None, [iv] + args)
+        body_scope = self.scope.copy()
+        body_scope.values[name] = tensor(iv, iv_ty)
+        for (n, t), a in zip(carried, args):
+            body_scope.values[n] = tensor(a, t)
+
+        def run():
+            self.run_body(node.body)
+            vals = [self._to_type(self.scope.values.get(n), t, n, node, "at the end of the loop body")
+                    for n, t in carried]
+            if vals:
+                b.emit("scf.yield " + ", ".join(v.handle.name for v in vals),
+                       " : " + ", ".join(v.handle.ir_type for v in vals))
+            else:
+                b.emit("scf.yield", "")
+            b.block.terminated = True
+        self._in_block(body, body_scope, run)
+        res_name = b.fresh()
+        n = len(carried)
+        lhs = "" if n == 0 else (f"{res_name} = " if n == 1 else f"{res_name}:{n} = ")
+        iter_args = ""
+        if n:
+            iter_args = " iter_args(" + ", ".join(f"{a.name} = {i.handle.name}" for a, i in zip(args, inits)) + \
+                        ") -> (" + ", ".join(t.to_ir() for _, t in carried) + ")"
+        head = f"{lhs}scf.for {iv.name} = {lb.handle.name} to {ub.handle.name} step {stp.handle.name}{iter_args} " \
+               f": {iv_ty.to_ir()} {{"
+        op = RegionOp([head, [body], "}"], b.loc, attrs)
+        b.append(op)
+        for i, (cn, t) in enumerate(carried):
+            v = Value(res_name if n == 1 else f"{res_name}#{i}", t, op)
+            self.scope.values[cn] = tensor(v, t)
+
+    def _cf_for(self, node, lb, ub, stp, iv_ty):
+        b = self.builder
+        name = node.target.id
+
+        def dry_body():
+            self.scope.values[name] = tensor(Value(b.fresh(), iv_ty), iv_ty)
+            self.run_body(node.body)
+        carried = self._carried(dry_body, node, extra_bound=(name,))
+        inits = [self._to_type(self.scope.values[n], t, n, node, "before the loop") for n, t in carried]
+        header = self.func.new_block()
+        header.args = [Value(b.fresh(), iv_ty)] + [Value(b.fresh(), t) for _, t in carried]
+        self._branch(header, [lb] + inits)
+        body = self.func.new_block()
+        exit_blk = self.func.new_block()
+        exit_blk.args = [Value(b.fresh(), t) for _, t in carried]
+        b.block = header
+        iv = tensor(header.args[0], iv_ty)
+        cond = semantic.compare("lt", iv, ub)
+        carried_vals = [tensor(a, t) for a, (_, t) in zip(header.args[1:], carried)]
+        exit_args = ""
+        if carried:
+            exit_args = "(" + ", ".join(v.handle.name for v in carried_vals) + " : " + \
+                        ", ".join(v.handle.ir_type for v in carried_vals) + ")"
+        b.emit(f"cf.cond_br {cond.handle.name}, {body.label}, {exit_blk.label}{exit_args}", "")
+        b.block.terminated = True
+        body_scope = self.scope.copy()
+        body_scope.values[name] = iv
+        for (n, _), v in zip(carried, carried_vals):
+            body_scope.values[n] = v
+
+        def run():
+            self.run_body(node.body)
+            if b.block.terminated:
+                return
+            nxt = semantic.add(iv, stp)
+            vals = [self._to_type(self.scope.values.get(n), t, n, node, "at the end of the loop body")
+                    for n, t in carried]
+            self._branch(header, [nxt] + vals)
+        self._in_block(body, body_scope, run)
+        b.block = exit_blk
+        for (n, t), a in zip(carried, exit_blk.args):
+            self.scope.values[n] = tensor(a, t)
+
+    def visit_While(self, node):
+        if node.orelse:
+            raise self.error(node, "while ... else is not supported in kernels")
+        b = self.builder
+
+        def dry():
+            c = self.visit(node.test)
+            if _is_tensor(c):
+                self.run_body(node.body)
+            elif _unwrap(c):
+                self.run_body(node.body)
+        carried = self._carried(dry, node)
+        if _contains_return(node):
+            return self._cf_while(node, carried)
+        inits = [self._to_type(self.scope.values[n], t, n, node, "before the loop") for n, t in carried]
+        before_args = [Value(b.fresh(), t) for _, t in carried]
+        after_args = [Value(b.fresh(), t) for _, t in carried]
+        before_blk = Block(None, before_args)
+        after_blk = Block("^bb0", after_args)
+        scope0 = self.scope.copy()
+        for (n, t), a in zip(carried, before_args):
+            scope0.values[n] = tensor(a, t)
+
+        def cond_fn():
+            c = self.visit(node.test)
+            if not _is_tensor(c):
+                if _unwrap(c):
+                    raise self.error(node.test, "a while loop with a condition that is always true needs a return "
+                                                "inside it")
+                c = semantic.to_tensor(False)
+            c = self._scalar_condition(c, node.test)
+            vals = [self._to_type(self.scope.values.get(n), t, n, node, "in the loop condition") for n, t in carried]
+            args = ""
+            if vals:
+                args = " " + ", ".join(v.handle.name for v in vals) + " : " + ", ".join(v.handle.ir_type for v in vals)
+            b.emit(f"scf.condition({c.handle.name}){args}", "")
+            b.block.terminated = True
+        self._in_block(before_blk, scope0, cond_fn)
+        scope1 = self.scope.copy()
+        for (n, t), a in zip(carried, after_args):
+            scope1.values[n] = tensor(a, t)
+
+        def body_fn():
+            self.run_body(node.body)
+            vals = [self._to_type(self.scope.values.get(n), t, n, node, "at the end of the loop body")
+                    for n, t in carried]
+            if vals:
+                b.emit("scf.yield " + ", ".join(v.handle.name for v in vals),
+                       " : " + ", ".join(v.handle.ir_type for v in vals))
+            else:
+                b.emit("scf.yield", "")
+            b.block.terminated = True
+        self._in_block(after_blk, scope1, body_fn)
+        res = b.fresh()
+        n = len(carried)
+        lhs = "" if n == 0 else (f"{res} = " if n == 1 else f"{res}:{n} = ")
+        inits_txt = ", ".join(f"{a.name} = {i.handle.name}" for a, i in zip(before_args, inits))
+        types = ", ".join(t.to_ir() for _, t in carried)
+        head = f"{lhs}scf.while ({inits_txt}) : ({types}) -> ({types}) {{"
+        op = RegionOp([head, [before_blk], "} do {", [after_blk], "}"], b.loc)
+        b.append(op)
+        for i, (cn, t) in enumerate(carried):
+            self.scope.values[cn] = tensor(Value(res if n == 1 else f"{res}#{i}", t, op), t)
+
+    def _cf_while(self, node, carried):
+        b = self.builder
+        inits = [self._to_type(self.scope.values[n], t, n, node, "before the loop") for n, t in carried]
+        header = self.func.new_block()
+        header.args = [Value(b.fresh(), t) for _, t in carried]
+        self._branch(header, inits)
+        body = self.func.new_block()
+        exit_blk = self.func.new_block()
+        exit_blk.args = [Value(b.fresh(), t) for _, t in carried]
+        b.block = header
+        for (n, t), a in zip(carried, header.args):
+            self.scope.values[n] = tensor(a, t)
+        c = self.visit(node.test)
+        vals = [tensor(a, t) for a, (_, t) in zip(header.args, carried)]
+        exit_args = ""
+        if vals:
+            exit_args = "(" + ", ".join(v.handle.name for v in vals) + " : " + \
+                        ", ".join(v.handle.ir_type for v in vals) + ")"
+        if not _is_tensor(c):
+            if not _unwrap(c):
+                self._branch(exit_blk, vals)
+            else:
+                b.emit(f"cf.br {body.label}", "")
+                b.block.terminated = True
+        else:
+            c = self._scalar_condition(c, node.test)
+            b.emit(f"cf.cond_br {c.handle.name}, {body.label}, {exit_blk.label}{exit_args}", "")
+            b.block.terminated = True
+        body_scope = self.scope.copy()
+
+        def run():
+            self.run_body(node.body)
+            if b.block.terminated:
+                return
+            vs = [self._to_type(self.scope.values.get(n), t, n, node, "at the end of the loop body")
+                  for n, t in carried]
+            self._branch(header, vs)
+        self._in_block(body, body_scope, run)
+        b.block = exit_blk
+        for (n, t), a in zip(carried, exit_blk.args):
+            self.scope.values[n] = tensor(a, t)
+
+
+def _describe(v):
+    v = _unwrap(v)
+    if isinstance(v, tensor):
+        return f"a tensor of type {v.type}"
+    if v is None:
+        return "None"
+    return f"a {type(v).__name__}"
+
+
+def _types_str(types):
+    if not types:
+        return "nothing"
+    return "(" + ", ".join(str(t) for t in types) + ")"
+
+
+class ModuleGenerator:
+    """Generates a module: the kernel and every function it calls (one tt.func per specialization)."""
+
+    def __init__(self):
+        self.builder = IRBuilder()
+        self.builder.codegen = self
+        self.functions = []         # FuncRecord in emission order
+        self.specializations = {}   # key -> FuncRecord
+        self.used_globals = {}
+        self.names = set()
+        self._gen_stack = []
+
+    def unique_name(self, base):
+        base = "".join(c if c.isalnum() or c == "_" else "_" for c in base)
+        name, i = base, 0
+        while name in self.names:
+            i += 1
+            name = f"{base}_{i}"
+        self.names.add(name)
+        return name
+
+    def call_jit(self, jit_fn, args, kwargs):
+        """Entry for JITFunction.__call__ inside kernel code (e.g. combine functions)."""
+        gen = self._gen_stack[-1]
+        return gen.call_jit(jit_fn, args, kwargs)
+
+    def gen_kernel(self, jit_fn, arg_types, constexprs, arg_attrs, name=None):
+        """arg_types: name -> dtype for run-time parameters; constexprs: name -> value."""
+        func = FuncRecord(self.unique_name(name or jit_fn.__name__), "public", False)
+        scope = Scope()
+        b = self.builder
+        for pname in jit_fn.arg_names:
+            if pname in constexprs:
+                scope.values[pname] = constexpr(constexprs[pname])
+                continue
+            ty = arg_types[pname]
+            if ty is None:
+                scope.values[pname] = constexpr(None)
+                continue
+            v = Value(f"%{pname}", ty, arg_of=(func, len(func.arg_values)))
+            func.arg_values.append(v)
+            func.arg_attrs.append(dict(arg_attrs.get(pname, {})))
+            scope.values[pname] = tensor(v, ty)
+        self._generate(jit_fn, func, scope)
+        if func.has_return_value:
+            fdef = jit_fn.parse()
+            raise CompilationError(f"kernel '{jit_fn.__name__}' returns a value; kernels cannot return values",
+                                   jit_fn.filename, fdef.lineno, fdef.col_offset,
+                                   linecache.getline(jit_fn.filename, fdef.lineno) or None)
+        return func
+
+    def _generate(self, jit_fn, func, scope):
+        b = self.builder
+        fdef = jit_fn.parse()
+        gen = CodeGenerator(self, jit_fn, func, scope)
+        saved_block, saved_loc = b.block, b.loc
+        b.block = func.blocks[0]
+        b.loc = f'"{jit_fn.filename}":{fdef.lineno}:{fdef.col_offset + 1}'
+        self._gen_stack.append(gen)
+        try:
+            gen.run_body(fdef.body)
+            if not b.block.terminated:
+                if func.has_return_value:
+                    raise gen.error(fdef.body[-1] if fdef.body else fdef,
+                                    f"'{jit_fn.__name__}' returns a value on some paths but reaches its end on "
+                                    f"others without a return")
+                b.emit("tt.return", "")
+                b.block.terminated = True
+                if func.ret_types is None:
+                    func.ret_types, func.ret_struct = [], None
+            for blk in func.blocks:
+                if not blk.terminated:
+                    raise RuntimeError(f"internal error: block {blk.label} of {func.name} has no terminator")
+        finally:
+            self._gen_stack.pop()
+            b.block, b.loc = saved_block, saved_loc
+        self.functions.append((func, f'"{jit_fn.filename}":{fdef.lineno}:{fdef.col_offset + 1}'))
+
+    def call_function(self, caller, jit_fn, bound, node):
+        b = self.builder
+        key_parts = []
+        leaves_in = []
+        params = {}
+        for pname, val in bound.items():
+            if pname in jit_fn.constexpr_names:
+                if _is_tensor(val):
+                    raise caller.error(node, f"argument '{pname}' of {jit_fn.__name__} is tl.constexpr, but the "
+                                             f"value passed is only known at run time")
+                v = _unwrap(val)
+                params[pname] = ("const", v)
+                key_parts.append((pname, "c", _hashable(v)))
+                continue
+            uv = _unwrap(val)
+            if isinstance(uv, (tuple, list)) and any(_is_tensor(x) for x in _flatten(uv)):
+                leaves = [semantic.to_tensor(x) for x in _flatten(uv)]
+                params[pname] = ("tuple", _structure(uv), len(leaves))
+                leaves_in.extend(leaves)
+                key_parts.append((pname, "t", _structure(uv), tuple(str(x.type) for x in leaves)))
+            elif _is_tensor(val):
+                params[pname] = ("tensor",)
+                leaves_in.append(val)
+                key_parts.append((pname, "v", str(val.type)))
+            else:
+                # non-tensor values specialize the callee, as in triton
+                params[pname] = ("const", uv)
+                key_parts.append((pname, "c", _hashable(uv)))
+        key = (jit_fn, tuple(key_parts))
+        func = self.specializations.get(key)
+        if func is None:
+            if any(f is jit_fn for f in self._recursion_stack()):
+                raise caller.error(node, f"recursive call of {jit_fn.__name__} is not supported")
+            func = FuncRecord(self.unique_name(jit_fn.__name__), "private", jit_fn.noinline)
+            self.specializations[key] = func
+            scope = Scope()
+            it = iter(leaves_in)
+            for pname, spec in params.items():
+                if spec[0] == "const":
+                    scope.values[pname] = constexpr(spec[1])
+                elif spec[0] == "tensor":
+                    t = next(it)
+                    v = Value(b.fresh(), t.type)
+                    func.arg_values.append(v)
+                    func.arg_attrs.append({})
+                    scope.values[pname] = tensor(v, t.type)
+                else:
+                    vals = []
+                    for _ in builtins.range(spec[2]):
+                        t = next(it)
+                        v = Value(b.fresh(), t.type)
+                        func.arg_values.append(v)
+                        func.arg_attrs.append({})
+                        vals.append(tensor(v, t.type))
+                    scope.values[pname] = _rebuild(spec[1], vals)
+            self._call_stack.append(jit_fn)
+            saved_counter_block = b.block
+            try:
+                self._generate(jit_fn, func, scope)
+            except CompilationError as e:
+                line = getattr(node, "lineno", None)
+                note = f"  called from {caller.filename}:{line}" if line else "  called from a kernel"
+                raise CompilationError(e.message, e.filename, e.lineno, e.col_offset, e.src_line,
+                                       e.notes + [note]) from None
+            finally:
+                self._call_stack.pop()
+                b.block = saved_counter_block
+        ret_types = func.ret_types or []
+        arg_txt = ", ".join(t.handle.name for t in leaves_in)
+        sig = "(" + ", ".join(t.handle.ir_type for t in leaves_in) + ") -> "
+        sig += "(" + ", ".join(t.to_ir() for t in ret_types) + ")"
+        if not ret_types:
+            b.emit(f"tt.call @{func.name}({arg_txt})", f" : {sig}")
+            return None
+        vals = b.emit(f"tt.call @{func.name}({arg_txt})", f" : {sig}", ret_types if len(ret_types) > 1 else
+                      ret_types[0], nres=len(ret_types) if len(ret_types) > 1 else None)
+        vals = vals if isinstance(vals, list) else [vals]
+        outs = [tensor(v, t) for v, t in zip(vals, ret_types)]
+        if func.ret_struct is None:
+            return outs[0] if len(outs) == 1 else tuple(outs)
+        return _rebuild(func.ret_struct, outs)
+
+    @property
+    def _call_stack(self):
+        if not hasattr(self, "_cs"):
+            self._cs = []
+        return self._cs
+
+    def _recursion_stack(self):
+        return self._call_stack
+
+    def render(self):
+        out = ["module {"]
+        for func, loc in self.functions:
+            func.render(loc).render(2, out)
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+
+def _hashable(v):
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return repr(v)

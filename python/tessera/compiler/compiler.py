@@ -1,0 +1,136 @@
+"""Compilation driver: a @jit function + signature -> TTIR (later TTGIR, LLIR, PTX …)."""
+
+import os
+import tempfile
+
+from .. import _core
+from ..language import core
+from .code_generator import ModuleGenerator
+from .errors import CompilationError  # noqa: F401
+
+TTIR_PIPELINE = "builtin.module(inline, canonicalize, cse, loop-invariant-code-motion, symbol-dce)"
+
+
+class CompiledKernel:
+    """The artifacts of one compilation: `asm[stage]` text and `metadata`."""
+
+    def __init__(self, name, asm, metadata):
+        self.name = name
+        self.asm = asm
+        self.metadata = metadata
+
+    def __repr__(self):
+        return f"CompiledKernel({self.name}, stages={list(self.asm)})"
+
+
+def parse_target(target):
+    if not isinstance(target, str) or ":" not in target:
+        raise ValueError(f"target must look like 'cuda:90' or 'hip:gfx942', got {target!r}")
+    backend, arch = target.split(":", 1)
+    if backend == "cuda":
+        if not arch.isdigit() or int(arch) < 70:
+            raise ValueError(f"unsupported CUDA architecture {arch!r} (expected e.g. 80, 90)")
+        return backend, int(arch)
+    if backend == "hip":
+        if not arch.startswith("gfx"):
+            raise ValueError(f"unsupported AMD architecture {arch!r} (expected e.g. gfx942)")
+        return backend, arch
+    raise ValueError(f"unknown backend {backend!r} in target {target!r} (expected cuda or hip)")
+
+
+def _parse_sig_entry(name, spec):
+    """'*fp32' / '*fp32:16' / 'i32' / 'i32:16' / a tl dtype -> (dtype, attrs)."""
+    attrs = {}
+    if isinstance(spec, core.dtype):
+        return spec, attrs
+    if not isinstance(spec, str):
+        raise TypeError(f"signature of '{name}' must be a type string like '*fp32' or 'i32', got {spec!r}")
+    base, _, div = spec.partition(":")
+    ty = core.str_to_ty(base)
+    if div:
+        if not div.isdigit() or int(div) & (int(div) - 1):
+            raise ValueError(f"divisibility of '{name}' must be a power of two, got {div!r}")
+        attrs["tt.divisibility"] = f"{int(div)} : i32"
+    return ty, attrs
+
+
+def make_ttir(jit_fn, arg_types, constexprs, arg_attrs, name=None):
+    """Generate, verify and clean up the TTIR of a kernel; returns the module text."""
+    gen = ModuleGenerator()
+    with core.use_builder(gen.builder):
+        gen.gen_kernel(jit_fn, arg_types, constexprs, arg_attrs, name=name)
+    text = gen.render()
+    res = _core.parse_mlir(text, f"{jit_fn.__name__}.ttir", print_module=False)
+    if not res.ok:
+        _front_end_bug(jit_fn, text, res)
+    res = _core._native().run_passes(text, TTIR_PIPELINE, f"{jit_fn.__name__}.ttir")
+    if not res.ok:
+        _front_end_bug(jit_fn, text, res)
+    return res.module, gen
+
+
+def _front_end_bug(jit_fn, text, res):
+    fd, path = tempfile.mkstemp(prefix=f"tessera_{jit_fn.__name__}_", suffix=".ttir")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    diags = "\n".join(str(d) for d in res.diagnostics)
+    raise RuntimeError(f"internal error: the front end produced TTIR for '{jit_fn.__name__}' that does not "
+                       f"verify (this is a Tessera bug; the text is in {path}):\n{diags}")
+
+
+def compile(fn, signature=None, constexprs=None, target="cuda:90", num_warps=4, num_stages=3, **options):
+    """Compile `fn` (a @tessera.jit function) without launching it.
+
+    signature: {param: type} for run-time parameters, types as strings ('*fp32', 'i32', '*fp16:16' for a
+    pointer known divisible by 16) or tl dtypes; constexprs: {param: value} for tl.constexpr parameters
+    (defaults apply). Returns a CompiledKernel whose asm holds the stages built so far ('ttir').
+    """
+    from ..runtime.jit import JITFunction
+    if not isinstance(fn, JITFunction):
+        raise TypeError(f"tessera.compile expects a @tessera.jit function, got {fn!r}")
+    backend, arch = parse_target(target)
+    if not isinstance(num_warps, int) or num_warps < 1 or num_warps & (num_warps - 1):
+        raise ValueError(f"num_warps must be a power of two, got {num_warps!r}")
+    signature = dict(signature or {})
+    constexprs = dict(constexprs or {})
+    for k in list(constexprs):
+        if isinstance(k, int):
+            constexprs[fn.arg_names[k]] = constexprs.pop(k)
+    for k in list(signature):
+        if isinstance(k, int):
+            signature[fn.arg_names[k]] = signature.pop(k)
+    unknown = [k for k in list(signature) + list(constexprs) if k not in fn.arg_names]
+    if unknown:
+        raise TypeError(f"{fn.__name__} has no parameter(s) {', '.join(map(repr, unknown))}")
+    arg_types, arg_attrs, consts = {}, {}, {}
+    for pname in fn.arg_names:
+        p = fn.signature.parameters[pname]
+        if pname in fn.constexpr_names:
+            if pname in constexprs:
+                consts[pname] = core._unwrap(constexprs[pname])
+            elif p.default is not p.empty:
+                consts[pname] = core._unwrap(p.default)
+            else:
+                raise TypeError(f"constexpr parameter '{pname}' of {fn.__name__} needs a value in constexprs")
+            continue
+        if pname in constexprs:
+            consts[pname] = core._unwrap(constexprs[pname])
+            continue
+        if pname not in signature:
+            raise TypeError(f"parameter '{pname}' of {fn.__name__} needs a type in signature")
+        spec = signature[pname]
+        if spec is None:
+            arg_types[pname] = None
+            continue
+        arg_types[pname], arg_attrs[pname] = _parse_sig_entry(pname, spec)
+    ttir, gen = make_ttir(fn, arg_types, consts, arg_attrs)
+    meta = {"name": fn.__name__, "target": target, "backend": backend, "arch": arch, "num_warps": num_warps,
+            "num_stages": num_stages, "constexprs": consts,
+            "signature": {k: str(v) for k, v in arg_types.items()}}
+    return CompiledKernel(fn.__name__, {"ttir": ttir}, meta)
+
+
+def launch_compiled(jit_fn, grid, args, kwargs, launch_opts, warmup=False):
+    raise RuntimeError(
+        f"cannot launch {jit_fn.__name__}: Tessera has no GPU code generator yet. Run kernels on the CPU "
+        f"with TESSERA_INTERPRET=1, or inspect the TTIR with tessera.compile(...)")
