@@ -123,11 +123,40 @@ def compile(fn, signature=None, constexprs=None, target="cuda:90", num_warps=4, 
             arg_types[pname] = None
             continue
         arg_types[pname], arg_attrs[pname] = _parse_sig_entry(pname, spec)
+    key = ("compile", target, num_warps, num_stages, tuple(sorted((k, str(v)) for k, v in arg_types.items())),
+           tuple(sorted((k, repr(v)) for k, v in consts.items())),
+           tuple(sorted((k, tuple(sorted(v.items()))) for k, v in arg_attrs.items())))
+    cached = fn.cache.get(key)
+    if cached is not None:
+        check_globals(fn, cached.metadata["used_globals"])
+        return cached
     ttir, gen = make_ttir(fn, arg_types, consts, arg_attrs)
-    meta = {"name": fn.__name__, "target": target, "backend": backend, "arch": arch, "num_warps": num_warps,
+    meta = {"used_globals": dict(gen.used_globals),"name": fn.__name__, "target": target, "backend": backend, "arch": arch, "num_warps": num_warps,
             "num_stages": num_stages, "constexprs": consts,
             "signature": {k: str(v) for k, v in arg_types.items()}}
-    return CompiledKernel(fn.__name__, {"ttir": ttir}, meta)
+    kernel = CompiledKernel(fn.__name__, {"ttir": ttir}, meta)
+    fn.cache[key] = kernel
+    return kernel
+
+
+def check_globals(fn, used_globals):
+    """A cached compilation is only valid while the globals it read still hold the same values."""
+    for (module, func_name, name), (value, gdict, _) in used_globals.items():
+        if gdict is None:
+            continue
+        current = gdict.get(name, _MISSING)
+        same = current is value or (isinstance(current, core.constexpr) and isinstance(value, core.constexpr)
+                                    and current.value == value.value)
+        if not same:
+            shown = current.value if isinstance(current, core.constexpr) else current
+            old = value.value if isinstance(value, core.constexpr) else value
+            raise RuntimeError(f"global variable '{name}' (used by {func_name} in {module}) changed from "
+                               f"{old!r} to {shown!r} after {fn.__name__} was compiled; kernels see the values "
+                               f"of globals at compile time, so recompile (e.g. a new @tessera.jit) to use the "
+                               f"new value")
+
+
+_MISSING = object()
 
 
 def launch_compiled(jit_fn, grid, args, kwargs, launch_opts, warmup=False):

@@ -774,7 +774,7 @@ class InterpreterBuilder(BuilderProtocol):
             if n != m:
                 res = [np.concatenate([r, x[..., m:]], axis=-1) for r, x in zip(res, xs)]
             xs = res
-        return [np.ascontiguousarray(x[..., 0]) for x in xs]
+        return [np.array(x[..., 0]) for x in xs]
 
     def reduce(self, inputs, axis, combine, ret_tys, kind):
         elts = [t.scalar for t in ret_tys]

@@ -1,0 +1,129 @@
+"""The CPU interpreter of Tessera kernels (TESSERA_INTERPRET=1).
+
+Like Triton's interpreter, the kernel's Python function runs directly, program by program,
+with language tensors whose handles are numpy arrays; Python control flow works because the
+values are concrete. Memory accesses go through a bounds-checked model of the argument
+tensors (memory.py); an unmasked access outside them raises OutOfBoundsError naming the
+kernel source line, the program id and the argument. Instrumentation clients (hooks.py,
+clients.py) observe loads, stores, atomics, dots, reductions and scans.
+"""
+
+import numpy as np
+
+from ..language import core
+from . import hooks, numerics, source
+from .builder import BlockPtr, InterpreterBuilder
+from .hooks import (AtomicRecord, Client, DotRecord, KernelRecord, LoadRecord, ReduceRecord, ScanRecord,
+                    StoreRecord, add_client, observe, remove_client)
+from .memory import Memory, OutOfBoundsError
+
+__all__ = [
+    "run_kernel", "OutOfBoundsError", "InterpreterBuilder", "BlockPtr", "Memory", "observe", "add_client",
+    "remove_client", "Client", "LoadRecord", "StoreRecord", "AtomicRecord", "DotRecord", "ReduceRecord",
+    "ScanRecord", "KernelRecord",
+]
+
+
+def _is_torch_tensor(x):
+    t = type(x)
+    return t.__module__.startswith("torch") and hasattr(x, "data_ptr") and hasattr(x, "stride")
+
+
+_TORCH_MAP = None
+
+
+def _torch_elt(name, t):
+    global _TORCH_MAP
+    if _TORCH_MAP is None:
+        _TORCH_MAP = numerics.torch_dtype_map()
+    elt = _TORCH_MAP.get(t.dtype)
+    if elt is None:
+        raise TypeError(f"argument '{name}': torch dtype {t.dtype} is not supported by tessera kernels")
+    return elt
+
+
+def _wrap_arg(name, v, memory):
+    if v is None:
+        return None
+    if _is_torch_tensor(v):
+        dev = getattr(v, "device", None)
+        if dev is not None and dev.type != "cpu":
+            raise ValueError(f"argument '{name}' is a tensor on {dev}, but the interpreter (TESSERA_INTERPRET=1) "
+                             f"runs on the CPU: pass CPU tensors (e.g. {name}.cpu()) or unset TESSERA_INTERPRET")
+        elt = _torch_elt(name, v)
+        base = memory.register(name, v, elt)
+        return core.tensor(numerics.make_ptr(np.array(base, dtype=np.int64), elt), core.pointer_type(elt))
+    if isinstance(v, np.ndarray):
+        elt = numerics.numpy_to_tl(v.dtype)
+        base = memory.register(name, v, elt)
+        return core.tensor(numerics.make_ptr(np.array(base, dtype=np.int64), elt), core.pointer_type(elt))
+    if isinstance(v, core.tensor):
+        return v
+    if isinstance(v, (bool, np.bool_)):
+        return core.tensor(np.array(bool(v), dtype=np.bool_), core.int1)
+    if isinstance(v, (int, np.integer)):
+        v = int(v)
+        if -2**31 <= v < 2**31:
+            return core.tensor(np.array(v, dtype=np.int32), core.int32)
+        if -2**63 <= v < 2**63:
+            return core.tensor(np.array(v, dtype=np.int64), core.int64)
+        if 2**63 <= v < 2**64:
+            return core.tensor(np.array(v, dtype=np.uint64), core.uint64)
+        raise ValueError(f"argument '{name}': integer {v} does not fit in 64 bits")
+    if isinstance(v, (float, np.floating)):
+        return core.tensor(np.array(float(v), dtype=np.float32), core.float32)
+    return v  # dtypes, functions, strings, tuples: passed through as they are
+
+
+def _normalize_grid(grid, bound):
+    if callable(grid):
+        grid = grid(dict(bound))
+    grid = core._unwrap(grid)
+    if isinstance(grid, (int, np.integer)):
+        grid = (grid,)
+    if not isinstance(grid, (tuple, list)) or not 1 <= len(grid) <= 3:
+        raise TypeError(f"the launch grid must be a tuple of 1 to 3 integers (or a callable returning one), "
+                        f"got {grid!r}")
+    out = []
+    for g in grid:
+        g = core._unwrap(g)
+        try:
+            gi = int(g)
+        except (TypeError, ValueError):
+            raise TypeError(f"grid entries must be integers, got {g!r}") from None
+        if gi < 0:
+            raise ValueError(f"grid entries must be non-negative, got {grid!r}")
+        out.append(gi)
+    while len(out) < 3:
+        out.append(1)
+    return tuple(out)
+
+
+def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, **ignored):
+    """Run `jit_fn` on `grid` in the interpreter; stores land in the caller's tensors."""
+    bound = jit_fn.bind(args, kwargs)
+    raw = {name: core._unwrap(v) for name, v in bound.items()}
+    grid3 = _normalize_grid(grid, raw)
+    memory = Memory()
+    wrapped = {}
+    for name, v in raw.items():
+        if name in jit_fn.constexpr_names:
+            wrapped[name] = v
+        else:
+            wrapped[name] = _wrap_arg(name, v, memory)
+    builder = InterpreterBuilder(memory, grid3, jit_fn.__name__)
+    source.register_code(jit_fn.fn.__code__)
+    fn = jit_fn.fn
+    observing = hooks.active()
+    if observing:
+        krec = KernelRecord(jit_fn.__name__, grid3, jit_fn.fn.__code__.co_filename, dict(raw))
+        hooks.kernel_start(krec)
+    with np.errstate(all="ignore"), core.use_builder(builder):
+        for z in range(grid3[2]):
+            for y in range(grid3[1]):
+                for x in range(grid3[0]):
+                    builder.pid = (x, y, z)
+                    fn(**wrapped)
+    if observing:
+        hooks.kernel_end(krec)
+    return None
