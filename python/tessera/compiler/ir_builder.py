@@ -316,10 +316,8 @@ class IRBuilder(BuilderProtocol):
         return self.emit(f"tt.join {a.name}, {b.name}", f" : {a.ir_type} -> {ret_ty.to_ir()}", ret_ty)
 
     def split(self, h, ret_ty):
-        name = self.fresh()
-        op = Op(f"{name}, {name}_1 = tt.split {h.name}", f" : {h.ir_type} -> {ret_ty.to_ir()}", self.loc)
-        self.block.ops.append(op)
-        return Value(name, ret_ty, op), Value(f"{name}_1", ret_ty, op)
+        a, b = self.emit(f"tt.split {h.name}", f" : {h.ir_type} -> {ret_ty.to_ir()}", [ret_ty, ret_ty], nres=2)
+        return a, b
 
     def cat(self, a, b, ret_ty):
         return self.emit(f"tt.cat {a.name}, {b.name}", f" : {a.ir_type} -> {ret_ty.to_ir()}", ret_ty)
