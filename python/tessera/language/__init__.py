@@ -1,6 +1,6 @@
 """The Tessera kernel language: `import tessera.language as tl` (follows triton.language)."""
 
-from . import math, random, semantic  # noqa: F401
+from . import extra, math, random, semantic  # noqa: F401
 from .builtins import (  # noqa: F401
     advance, arange, argmax, argmin, associative_scan, atomic_add, atomic_and, atomic_cas, atomic_max,
     atomic_min, atomic_or, atomic_xchg, atomic_xor, broadcast, broadcast_to, cast, cat, cdiv, clamp,
