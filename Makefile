@@ -6,7 +6,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: setup configure build test test-lit test-cpp test-python clean
+.PHONY: setup configure build run test test-lit test-cpp test-python clean
 
 setup:
 	@tools/setup
@@ -21,6 +21,10 @@ configure: $(BUILD)/build.ninja
 
 build: setup configure
 	ninja -C $(BUILD)
+
+# The main job: compile and run the example kernels (GPU if usable, else the interpreter).
+run: build
+	$(PYTHON) examples/run.py
 
 test-lit: build
 	$(LIT) -sv $(BUILD)/test

@@ -8,6 +8,16 @@ from ..language import core
 from .code_generator import ModuleGenerator
 from .errors import CompilationError  # noqa: F401
 
+# Code generators that can take a kernel past TTIR, by backend name ("cuda", "hip"). None is built yet,
+# so launches outside the interpreter report that clearly.
+BACKENDS = {}
+
+
+def gpu_backend_available(backend="cuda"):
+    """True when kernels can be compiled for and launched on `backend`."""
+    return backend in BACKENDS
+
+
 TTIR_PIPELINE = "builtin.module(inline, canonicalize, cse, loop-invariant-code-motion, symbol-dce)"
 
 

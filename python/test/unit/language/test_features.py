@@ -401,7 +401,8 @@ def _shapes():
         m = x.reshape(B, B)
         jj = np.stack([m, m + 1.0], axis=-1)
         p = np.broadcast_to(np.arange(B).reshape(1, B, 1), (2, B, 2)).transpose(2, 0, 1)
-        return [m.T.reshape(-1), jj.reshape(-1), np.ones(B * B, np.float32), p.reshape(-1).astype(np.int32)]
+        return [m.T.reshape(-1), jj.reshape(-1), ((m + np.float32(1.0)) - m).reshape(-1),
+                p.reshape(-1).astype(np.int32)]
     return (1,), (x, t, j, s, i), {"BLOCK": B}, [t, j, s, i], ref
 
 
