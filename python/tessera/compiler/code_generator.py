@@ -261,11 +261,7 @@ class CodeGenerator(ast.NodeVisitor):
         if node.value is None:
             return None
         value = self.visit(node.value)
-        ann = None
-        try:
-            ann = self.visit(node.annotation)
-        except CompilationError:
-            ann = None
+        ann = _unwrap(self.visit(node.annotation))
         if ann is core.constexpr and _is_tensor(value):
             raise self.error(node, f"'{ast.unparse(node.target)}' is annotated tl.constexpr but its value is only "
                                    f"known at run time")
@@ -1155,7 +1151,8 @@ class ModuleGenerator:
         self.specializations = {}   # key -> FuncRecord
         self.used_globals = {}
         self.names = set()
-        self._gen_stack = []
+        self._gen_stack = []        # CodeGenerators of the functions being generated (innermost last)
+        self._call_stack = []       # JITFunctions being generated, to reject recursion
 
     def unique_name(self, base):
         base = "".join(c if c.isalnum() or c == "_" else "_" for c in base)
@@ -1254,7 +1251,7 @@ class ModuleGenerator:
         key = (jit_fn, tuple(key_parts))
         func = self.specializations.get(key)
         if func is None:
-            if any(f is jit_fn for f in self._recursion_stack()):
+            if any(f is jit_fn for f in self._call_stack):
                 raise caller.error(node, f"recursive call of {jit_fn.__name__} is not supported")
             func = FuncRecord(self.unique_name(jit_fn.__name__), "private", jit_fn.noinline)
             self.specializations[key] = func
@@ -1279,7 +1276,7 @@ class ModuleGenerator:
                         vals.append(tensor(v, t.type))
                     scope.values[pname] = _rebuild(spec[1], vals)
             self._call_stack.append(jit_fn)
-            saved_counter_block = b.block
+            saved_block = b.block
             try:
                 self._generate(jit_fn, func, scope)
             except CompilationError as e:
@@ -1289,7 +1286,7 @@ class ModuleGenerator:
                                        e.notes + [note]) from None
             finally:
                 self._call_stack.pop()
-                b.block = saved_counter_block
+                b.block = saved_block
         ret_types = func.ret_types or []
         arg_txt = ", ".join(t.handle.name for t in leaves_in)
         sig = "(" + ", ".join(t.handle.ir_type for t in leaves_in) + ") -> "
@@ -1304,15 +1301,6 @@ class ModuleGenerator:
         if func.ret_struct is None:
             return outs[0] if len(outs) == 1 else tuple(outs)
         return _rebuild(func.ret_struct, outs)
-
-    @property
-    def _call_stack(self):
-        if not hasattr(self, "_cs"):
-            self._cs = []
-        return self._cs
-
-    def _recursion_stack(self):
-        return self._call_stack
 
     def render(self):
         out = ["module {"]
