@@ -12,6 +12,13 @@ Semantics chosen where LLVM/PTX leave things undefined (documented choices):
   * tl.dot computes float inputs in float32 (fp16/bf16/fp8 are upcast exactly) and fp64 in
     fp64, int8 in int32 (wrapping); input_precision (tf32 etc.) and max_num_imprecise_acc are
     ignored, i.e. the interpreter is at least as precise as 'ieee';
+  * reductions with a builtin kind use numpy (sum: pairwise float32/float64; fp16/bf16/fp8 sums
+    are computed in float32 and rounded once; max/min ignore NaN like maxnumf); argmax/argmin
+    and custom combines (kind None) apply the combine in a pairwise tree over adjacent elements,
+    the lower-index side as the first operand (so ties break toward the smallest index; with
+    NaNs the result is what the combine gives in that order, as on the GPU where the order is
+    that of the hardware reduction tree); custom scans are Hillis-Steele log-step scans
+    (the combine must be associative; it need not be commutative);
   * transcendental functions are computed in float32 (or float64 for fp64, erf in float64)
     and rounded to the result type; approximate GPU ops (div.full, ex2.approx) are computed
     exactly here.

@@ -30,7 +30,7 @@ class Tracer(Client):
         counts = Counter(names[type(r)] for r in self.records)
         moved = Counter()
         for r in self.records:
-            if isinstance(r, (LoadRecord, AtomicRecord)):
+            if isinstance(r, (LoadRecord, StoreRecord, AtomicRecord)):
                 moved[names[type(r)]] += r.bytes
         lines = []
         for k in self.kernels:
@@ -46,7 +46,8 @@ class Tracer(Client):
 
 class AccessStats(Client):
     """Memory traffic per source line: `.by_line[(file, line)]` -> dict with loads/stores/atomics
-    counts, bytes_loaded, bytes_stored, lanes, masked_lanes and masked_ratio."""
+    counts, bytes_loaded, bytes_stored, lanes, masked_lanes, masked_ratio (masked-off lanes / all
+    lanes) and args (argument names). An atomic counts as both a load and a store of its bytes."""
 
     def __init__(self):
         self.by_line = OrderedDict()

@@ -31,18 +31,24 @@ class _Base:
 
 
 @dataclass
-class LoadRecord(_Base):
-    arg_name: Optional[str]
-    offsets: np.ndarray      # element offsets into the argument (shape of the access)
+class AccessRecord(_Base):
+    """Common fields of LoadRecord and StoreRecord."""
+    arg_name: Optional[str]  # the argument the (first active) address points into
+    offsets: np.ndarray      # element offsets into that argument (shape of the access)
     mask: np.ndarray         # bool, shape of the access: lanes that were accessed
     elem_bytes: int
     bytes: int               # bytes moved (active lanes * elem_bytes)
-    dtype: Any = None
-    block_ptr: bool = False
+    dtype: Any = None        # element dtype (tessera.language dtype)
+    block_ptr: bool = False  # through a block pointer (tl.make_block_ptr)
 
 
 @dataclass
-class StoreRecord(LoadRecord):
+class LoadRecord(AccessRecord):
+    pass
+
+
+@dataclass
+class StoreRecord(AccessRecord):
     pass
 
 

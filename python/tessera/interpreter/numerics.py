@@ -18,11 +18,10 @@ In memory bf16 is its 16-bit pattern and fp8 its 8-bit pattern.
 Rounding choices (documented):
   * every narrowing conversion rounds once from the exact (float64) value: 'rtne' is
     round-to-nearest-even, 'rtz' round-toward-zero;
-  * bf16/fp16/fp8e5 (IEEE-like, with infinities): rtne overflow -> +-inf, rtz overflow -> +-max;
-  * fp8e4nv (OCP E4M3FN: no infinities, max 448, NaN = 0x7f/0xff): rtne values whose rounding
-    exceeds 448 (|x| > 464) and +-inf become NaN, as torch.float8_e4m3fn does; rtz clamps
-    finite values to +-448. (Triton's GPU path uses cvt.rn.satfinite, which saturates to
-    +-448 instead; the interpreter follows the OCP/torch non-saturating semantics.)
+  * bf16/fp16 (IEEE, with infinities): rtne overflow -> +-inf, rtz overflow -> +-max;
+  * fp8e4nv (OCP E4M3FN: no infinities, max 448, NaN = 0x7f/0xff) and fp8e5 (E5M2, max 57344):
+    conversions saturate like the GPU's cvt.rn.satfinite: values beyond the largest finite value
+    and +-inf become +-max; NaN stays NaN.
   * NaN stays NaN (quiet) in every conversion.
 """
 
@@ -138,6 +137,11 @@ FORMATS = {
 }
 
 
+# fp8 conversions saturate to the largest finite value, as the GPU's cvt.rn.satfinite does (the
+# instruction Triton and Tessera use for fp8 on sm_89+); NaN stays NaN.
+SATURATING = ("fp8e4nv", "fp8e5")
+
+
 def round_float(x, fmt, rounding="rtne"):
     """Round float values `x` to format `fmt` (see FORMATS); returns float64 values."""
     mbits, emin, maxv, has_inf = FORMATS[fmt]
@@ -152,12 +156,12 @@ def round_float(x, fmt, rounding="rtne"):
         y = r / scale
         finite = np.isfinite(ax)
         over = finite & (y > maxv)
-        if rounding == "rtz":
+        if rounding == "rtz" or fmt in SATURATING:
             y = np.where(over, maxv, y)
         else:
-            y = np.where(over, np.inf if has_inf else np.nan, y)
-        if not has_inf:
-            y = np.where(np.isinf(ax), np.nan, y)
+            y = np.where(over, np.inf, y)
+        if fmt in SATURATING:
+            y = np.where(np.isinf(ax), maxv, y)
         else:
             y = np.where(np.isinf(ax), np.inf, y)
         y = np.where(np.isnan(ax), np.nan, y)

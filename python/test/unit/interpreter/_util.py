@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 import tessera.language as tl
-from tessera.runtime.jit import jit  # noqa: F401  (tessera.jit once tessera/__init__ exports it)
+from tessera import jit  # noqa: F401
 
 
 def line_of(fn, marker):

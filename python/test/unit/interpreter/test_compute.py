@@ -169,7 +169,8 @@ def test_dot():
 
     @jit
     def batched(A, B, C):
-        r = tl.arange(0, 2)[:, None, None] * 256 + tl.arange(0, 16)[None, :, None] * 16 + tl.arange(0, 16)[None, None, :]
+        r = (tl.arange(0, 2)[:, None, None] * 256 + tl.arange(0, 16)[None, :, None] * 16
+             + tl.arange(0, 16)[None, None, :])
         tl.store(C + r, tl.dot(tl.load(A + r), tl.load(B + r)))
     a3, b3, c3 = torch.randn(2, 16, 16), torch.randn(2, 16, 16), torch.zeros(2, 16, 16)
     batched[(1,)](a3, b3, c3)

@@ -207,11 +207,12 @@ def test_fp8_conversions():
                      0.1, 57344.0, 61439.0, 61440.0, 1e-7], dtype=np.float32)
     e4 = run_unary(lambda v: v.to(tl.float8e4nv).to(tl.float32), vals, np.float32)
     np.testing.assert_array_equal(e4[:5], [0.0, 1.0, -1.0, 448.0, 448.0])  # 464 ties to even -> 448
-    assert np.isnan(e4[5]) and np.isnan(e4[6]) and np.isnan(e4[7]) and np.isnan(e4[8])  # OCP: overflow -> NaN
+    # conversions saturate like the GPU's cvt.rn.satfinite: overflow and inf -> +-448; NaN stays NaN
+    assert e4[5] == 448.0 and e4[6] == 448.0 and e4[7] == 448.0 and np.isnan(e4[8])
     assert e4[9] == 2.0 ** -9 and e4[10] == 0.0  # smallest subnormal 2^-9; 2^-10 ties to even (0)
     assert e4[11] == np.float32(0.1015625)
     e5 = run_unary(lambda v: v.to(tl.float8e5).to(tl.float32), vals, np.float32)
-    assert e5[12] == 57344.0 and e5[13] == 57344.0 and np.isinf(e5[14]) and np.isinf(e5[7])
+    assert e5[12] == 57344.0 and e5[13] == 57344.0 and e5[14] == 57344.0 and e5[7] == 57344.0
     ez = run_unary(lambda v: v.to(tl.float8e4nv, fp_downcast_rounding="rtz").to(tl.float32), vals, np.float32)
     assert ez[6] == 448.0 and ez[11] == np.float32(0.09375)
     # bit patterns through memory and bitcast
@@ -252,7 +253,9 @@ def test_math_functions_match_torch():
     y = np.abs(x) + 1
     for f, ref in [(tl.math.atan2, np.arctan2), (tl.math.pow, np.power), (tl.math.hypot, np.hypot),
                    (tl.math.fmod, np.fmod), (tl.math.copysign, np.copysign)]:
-        np.testing.assert_allclose(run_binary(lambda a, b, f=f: f(a, b), x, y, np.float32), ref(x, y),
+        with np.errstate(all="ignore"):
+            want = ref(x, y)
+        np.testing.assert_allclose(run_binary(lambda a, b, f=f: f(a, b), x, y, np.float32), want,
                                    rtol=1e-5, atol=1e-6)
     g = run_unary(lambda v: tl.math.tgamma(v), np.array([1.0, 5.0, 0.5, -1.0] * 4, np.float32), np.float32)
     np.testing.assert_allclose(g[:3], [1.0, 24.0, math.sqrt(math.pi)], rtol=1e-6)

@@ -69,7 +69,8 @@ def test_negative_offset_names_argument():
     def k(X, Y):
         tl.store(Y + tl.arange(0, 4), tl.load(X - 1 + tl.arange(0, 4)))
 
-    with pytest.raises(OutOfBoundsError, match=r"element offset -1 of 'X' is outside its 4 elements \(byte offset -4\)"):
+    msg = r"element offset -1 of 'X' is outside its 4 elements \(byte offset -4\)"
+    with pytest.raises(OutOfBoundsError, match=msg):
         k[(1,)](np.zeros(4, np.float32), np.zeros(4, np.float32))
 
 
