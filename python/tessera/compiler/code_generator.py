@@ -1177,14 +1177,7 @@ class ModuleGenerator:
             if pname in constexprs:
                 scope.values[pname] = constexpr(constexprs[pname])
                 continue
-            ty = arg_types[pname]
-            if ty is None:
-                scope.values[pname] = constexpr(None)
-                continue
-            v = Value(f"%{pname}", ty, arg_of=(func, len(func.arg_values)))
-            func.arg_values.append(v)
-            func.arg_attrs.append(dict(arg_attrs.get(pname, {})))
-            scope.values[pname] = tensor(v, ty)
+            scope.values[pname] = self._kernel_param(func, pname, arg_types[pname], arg_attrs.get(pname, {}))
         self._generate(jit_fn, func, scope)
         if func.has_return_value:
             fdef = jit_fn.parse()
@@ -1192,6 +1185,18 @@ class ModuleGenerator:
                                    jit_fn.filename, fdef.lineno, fdef.col_offset,
                                    linecache.getline(jit_fn.filename, fdef.lineno) or None)
         return func
+
+    def _kernel_param(self, func, name, ty, attrs):
+        """The value of a kernel parameter: a block argument, or a tuple of them for a tuple type."""
+        if ty is None:
+            return constexpr(None)
+        if isinstance(ty, tuple):
+            attrs = attrs if isinstance(attrs, tuple) else ({},) * len(ty)
+            return tuple(self._kernel_param(func, f"{name}_{i}", t, a) for i, (t, a) in enumerate(zip(ty, attrs)))
+        v = Value(f"%{name}", ty, arg_of=(func, len(func.arg_values)))
+        func.arg_values.append(v)
+        func.arg_attrs.append(dict(attrs))
+        return tensor(v, ty)
 
     def _generate(self, jit_fn, func, scope):
         b = self.builder

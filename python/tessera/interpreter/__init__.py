@@ -72,7 +72,9 @@ def _wrap_arg(name, v, memory):
         raise ValueError(f"argument '{name}': integer {v} does not fit in 64 bits")
     if isinstance(v, (float, np.floating)):
         return core.tensor(np.array(float(v), dtype=np.float32), core.float32)
-    return v  # dtypes, functions, strings, tuples: passed through as they are
+    if isinstance(v, (tuple, list)):
+        return tuple(_wrap_arg(f"{name}[{i}]", x, memory) for i, x in enumerate(v))
+    return v  # dtypes, functions, strings: passed through as they are
 
 
 def _normalize_grid(grid, bound):

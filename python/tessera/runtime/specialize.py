@@ -70,10 +70,45 @@ def scalar_type(value, name):
                     f"bool or None)")
 
 
+def _leaf(name, value, nospec, noalign):
+    """(type, attrs, constant-or-None) of one run-time argument (not a tuple)."""
+    if value is None:
+        return None, {}, None
+    if is_tensor_like(value):
+        ty = core.pointer_type(element_type_of(value, name))
+        a = {}
+        if not noalign and data_ptr(value) % 16 == 0:
+            a["tt.divisibility"] = "16 : i32"
+        return ty, a, None
+    ty = scalar_type(value, name)
+    a = {}
+    if ty.is_int() and not ty.is_bool() and not noalign and value % 16 == 0:
+        a["tt.divisibility"] = "16 : i32"
+    return ty, a, None
+
+
 def specialize(jit_fn, bound):
-    """(arg_types, constexprs, arg_attrs, key) for bound launch arguments."""
+    """(arg_types, constexprs, arg_attrs, key) for bound launch arguments.
+
+    A tuple argument (of tensors and scalars, possibly nested) becomes a tuple of types and a tuple
+    of attribute dicts; its leaves are separate kernel parameters.
+    """
     arg_types, consts, attrs, key = {}, {}, {}, []
     for name, value in bound.items():
+        if isinstance(value, (tuple, list)) and name not in jit_fn.constexpr_names:
+            nospec = name in jit_fn.do_not_specialize
+            noalign = nospec or name in jit_fn.do_not_specialize_on_alignment
+
+            def go(v, path):
+                if isinstance(v, (tuple, list)):
+                    parts = [go(x, f"{path}[{i}]") for i, x in enumerate(v)]
+                    return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+                ty, a, _ = _leaf(path, v, nospec, noalign)
+                return ty, a
+            ty, a = go(value, name)
+            arg_types[name], attrs[name] = ty, a
+            key.append((name, "tuple", repr(ty), repr(a)))
+            continue
         if name in jit_fn.constexpr_names:
             v = core._unwrap(value)
             consts[name] = v

@@ -646,3 +646,22 @@ def test_inline_asm_in_ttir():
         tl.store(o_ptr + tl.arange(0, 8), y)
     text = ttir_for(k, np.zeros(8, np.int32), np.zeros(8, np.int32))
     assert "tt.elementwise_inline_asm" in text and "shf.l.wrap.b32" in text
+
+
+@tessera.jit
+def k_tuple_args(ptrs, scales, o_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(ptrs[0] + offs) * scales[0]
+    b = tl.load(ptrs[1] + offs) * scales[1]
+    tl.store(o_ptr + offs, a + b)
+
+
+def test_tuple_kernel_arguments():
+    x, y = f32(32), f32(32)
+    o = np.zeros(32, np.float32)
+    text = ttir_for(k_tuple_args, (x, y), (2.0, 3), o, BLOCK=32)
+    sig = text.split("tt.func public @k_tuple_args(")[1].split(") attributes")[0]
+    types = [part.split(":")[1].split("{")[0].split(" loc")[0].strip() for part in sig.split("%arg")[1:]]
+    assert types == ["!tt.ptr<f32>", "!tt.ptr<f32>", "f32", "i32", "!tt.ptr<f32>"], types
+    interpret(k_tuple_args, (1,), (x, y), (2.0, 3), o, BLOCK=32)
+    np.testing.assert_allclose(o, x * 2.0 + y * 3, rtol=1e-6)
