@@ -717,7 +717,6 @@ class CodeGenerator(ast.NodeVisitor):
         return keep, types, direct, dropped
 
     def _scf_if(self, cond, node):
-        b = self.builder
         before = self.scope
         then_blk, else_blk = Block(), Block()
         then_scope, _ = self._in_block(then_blk, before.copy(), lambda: self.run_body(node.body))
@@ -728,12 +727,7 @@ class CodeGenerator(ast.NodeVisitor):
             def emit_yield(blk=blk, sc=sc):  # noqa: B023
                 vals = [self._to_type(sc.values.get(n, before.values.get(n)), t, n, node,
                                       "in one branch of this if") for n, t in zip(keep, result_types)]
-                if vals:
-                    b.emit("scf.yield " + ", ".join(v.handle.name for v in vals),
-                           " : " + ", ".join(v.handle.ir_type for v in vals))
-                else:
-                    b.emit("scf.yield", "")
-                blk.terminated = True
+                self._yield(vals)
                 yields.append(vals)
             self._in_block(blk, before.copy(), emit_yield)
         results = self._emit_if_op(cond, then_blk, else_blk, result_types)
@@ -749,7 +743,7 @@ class CodeGenerator(ast.NodeVisitor):
         b = self.builder
         name = b.fresh()
         n = len(result_types)
-        lhs = "" if n == 0 else (f"{name} = " if n == 1 else f"{name}:{n} = ")
+        lhs = self._results_lhs(name, n)
         res = "" if n == 0 else " -> (" + ", ".join(t.to_ir() for t in result_types) + ")"
         parts = [f"{lhs}scf.if {cond.handle.name}{res} {{", [then_blk], "} else {", [else_blk], "}"]
         op = RegionOp(parts, b.loc)
@@ -823,6 +817,20 @@ class CodeGenerator(ast.NodeVisitor):
         for n, a in zip(keep, merge.args):
             new_scope.values[n] = tensor(a, a.ty)
         self.scope = new_scope
+
+    def _yield(self, vals, op="scf.yield"):
+        """Terminate the current block with `op` (scf.yield, tt.reduce.return …) of `vals`."""
+        b = self.builder
+        if vals:
+            b.emit(f"{op} " + ", ".join(v.handle.name for v in vals), " : " + ", ".join(v.handle.ir_type for v in vals))
+        else:
+            b.emit(op, "")
+        b.block.terminated = True
+
+    @staticmethod
+    def _results_lhs(name, n):
+        """The `%r = ` / `%r:n = ` prefix of an op with n results."""
+        return "" if n == 0 else (f"{name} = " if n == 1 else f"{name}:{n} = ")
 
     def _branch(self, target, vals):
         b = self.builder
@@ -954,16 +962,11 @@ class CodeGenerator(ast.NodeVisitor):
             self.run_body(node.body)
             vals = [self._to_type(self.scope.values.get(n), t, n, node, "at the end of the loop body")
                     for n, t in carried]
-            if vals:
-                b.emit("scf.yield " + ", ".join(v.handle.name for v in vals),
-                       " : " + ", ".join(v.handle.ir_type for v in vals))
-            else:
-                b.emit("scf.yield", "")
-            b.block.terminated = True
+            self._yield(vals)
         self._in_block(body, body_scope, run)
         res_name = b.fresh()
         n = len(carried)
-        lhs = "" if n == 0 else (f"{res_name} = " if n == 1 else f"{res_name}:{n} = ")
+        lhs = self._results_lhs(res_name, n)
         iter_args = ""
         if n:
             iter_args = " iter_args(" + ", ".join(f"{a.name} = {i.handle.name}" for a, i in zip(args, inits)) + \
@@ -1065,16 +1068,11 @@ class CodeGenerator(ast.NodeVisitor):
             self.run_body(node.body)
             vals = [self._to_type(self.scope.values.get(n), t, n, node, "at the end of the loop body")
                     for n, t in carried]
-            if vals:
-                b.emit("scf.yield " + ", ".join(v.handle.name for v in vals),
-                       " : " + ", ".join(v.handle.ir_type for v in vals))
-            else:
-                b.emit("scf.yield", "")
-            b.block.terminated = True
+            self._yield(vals)
         self._in_block(after_blk, scope1, body_fn)
         res = b.fresh()
         n = len(carried)
-        lhs = "" if n == 0 else (f"{res} = " if n == 1 else f"{res}:{n} = ")
+        lhs = self._results_lhs(res, n)
         inits_txt = ", ".join(f"{a.name} = {i.handle.name}" for a, i in zip(before_args, inits))
         types = ", ".join(t.to_ir() for _, t in carried)
         head = f"{lhs}scf.while ({inits_txt}) : ({types}) -> ({types}) {{"
@@ -1172,7 +1170,6 @@ class ModuleGenerator:
         """arg_types: name -> dtype for run-time parameters; constexprs: name -> value."""
         func = FuncRecord(self.unique_name(name or jit_fn.__name__), "public", False)
         scope = Scope()
-        b = self.builder
         for pname in jit_fn.arg_names:
             if pname in constexprs:
                 scope.values[pname] = constexpr(constexprs[pname])

@@ -6,7 +6,6 @@ import tempfile
 from .. import _core
 from ..language import core
 from .code_generator import ModuleGenerator
-from .errors import CompilationError  # noqa: F401
 
 # Code generators that can take a kernel past TTIR, by backend name ("cuda", "hip"). None is built yet,
 # so launches outside the interpreter report that clearly.
