@@ -48,3 +48,15 @@ endforeach()
 # Compile flags shared by every Tessera translation unit that sees LLVM.
 set(TESSERA_CXX_FLAGS -fno-exceptions -fvisibility-inlines-hidden
     -ffunction-sections -fdata-sections -Wno-unused-parameter)
+
+# One object library per area (a dialect's IR, a pass family, the API …); the
+# shared library libtessera is made of all of them (lib/CMakeLists.txt).
+# Areas may live anywhere (lib/, third_party/<vendor>/lib) but must be added
+# before lib/ so that the library sees them.
+function(tessera_area name)
+  add_library(${name} OBJECT ${ARGN})
+  target_compile_options(${name} PRIVATE ${TESSERA_CXX_FLAGS} -fvisibility=hidden)
+  target_compile_definitions(${name} PRIVATE TESSERA_VERSION="${TESSERA_VERSION}")
+  add_dependencies(${name} TesseraTTIncGen)
+  set_property(GLOBAL APPEND PROPERTY TESSERA_AREAS ${name})
+endfunction()

@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "tessera/API/Cuda.h"
 #include "tessera/API/Tessera.h"
 
 namespace py = pybind11;
@@ -37,6 +38,63 @@ PYBIND11_MODULE(_C, m) {
         py::call_guard<py::gil_scoped_release>(),
         "Parse and verify MLIR text; returns a ParseResult with the "
         "diagnostics (file, line, column, message) and the printed module.");
+  py::class_<StageResult>(m, "StageResult")
+      .def_readonly("ok", &StageResult::ok)
+      .def_readonly("output", &StageResult::output)
+      .def_readonly("diagnostics", &StageResult::diagnostics)
+      .def("__bool__", [](const StageResult &r) { return r.ok; });
+  m.def("translate_to_llvmir", &translateToLLVMIR, py::arg("text"),
+        py::arg("buffer_name") = "<string>", py::call_guard<py::gil_scoped_release>(),
+        "Translate a module in the LLVM dialect to LLVM IR text.");
+  m.def("compile_ptx", &compileLLVMIRToPTX, py::arg("llvm_ir"), py::arg("cc"),
+        py::arg("ptx_version") = 84, py::arg("libdevice") = "",
+        py::call_guard<py::gil_scoped_release>(),
+        "Compile LLVM IR to PTX for compute capability cc (90 = sm_90a).");
+  m.def("find_libdevice", &findLibdevice, "Path of libdevice.10.bc, or ''.");
+
+  auto cu = m.def_submodule("cuda", "The CUDA driver, opened with dlopen");
+  py::class_<cuda::Status>(cu, "Status")
+      .def_readonly("code", &cuda::Status::code)
+      .def_readonly("name", &cuda::Status::name)
+      .def_readonly("message", &cuda::Status::message)
+      .def("__bool__", &cuda::Status::ok);
+  py::class_<cuda::KernelInfo>(cu, "KernelInfo")
+      .def_readonly("module", &cuda::KernelInfo::module)
+      .def_readonly("function", &cuda::KernelInfo::function)
+      .def_readonly("num_registers", &cuda::KernelInfo::numRegisters)
+      .def_readonly("num_spills", &cuda::KernelInfo::numSpills)
+      .def_readonly("max_threads_per_block", &cuda::KernelInfo::maxThreadsPerBlock)
+      .def_readonly("static_shared_bytes", &cuda::KernelInfo::staticSharedBytes);
+  cu.def("available", [] {
+    cuda::Status s;
+    bool ok = cuda::available(s);
+    return py::make_tuple(ok, s);
+  });
+  cu.def("device_count", &cuda::deviceCount);
+  cu.def("compute_capability", [](int device) {
+    int cc = 0;
+    cuda::Status s = cuda::computeCapability(device, cc);
+    return py::make_tuple(s, cc);
+  });
+  cu.def("load_kernel", [](py::bytes image, const std::string &name, int device, int shared) {
+    cuda::KernelInfo info;
+    std::string img = image;
+    cuda::Status s;
+    {
+      py::gil_scoped_release release;
+      s = cuda::loadKernel(img, name, device, shared, info);
+    }
+    return py::make_tuple(s, info);
+  });
+  cu.def("unload_module", &cuda::unloadModule);
+  cu.def("launch", [](uint64_t fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                      unsigned bz, unsigned shared, uint64_t stream, py::bytes args,
+                      const std::vector<uint32_t> &offsets) {
+    std::string a = args;
+    return cuda::launch(fn, gx, gy, gz, bx, by, bz, shared, stream, a, offsets);
+  });
+  cu.def("synchronize", &cuda::synchronize, py::call_guard<py::gil_scoped_release>());
+
   m.def("run_passes", &runPasses, py::arg("text"), py::arg("pipeline"),
         py::arg("buffer_name") = "<string>",
         py::call_guard<py::gil_scoped_release>(),

@@ -62,6 +62,27 @@ TESSERA_API ParseResult runPasses(const std::string &text,
                                   const std::string &pipeline,
                                   const std::string &bufferName = "<string>");
 
+/// The outcome of one compilation stage: `output` holds the stage's text
+/// (LLVM IR, PTX …) when ok.
+struct StageResult {
+  bool ok = false;
+  std::string output;
+  std::vector<Diagnostic> diagnostics;
+};
+
+/// Translates a module in the LLVM dialect (+ nvvm/rocdl) to LLVM IR text.
+TESSERA_API StageResult translateToLLVMIR(const std::string &mlirText,
+                                          const std::string &bufferName = "<string>");
+
+/// Compiles LLVM IR text to PTX for compute capability `cc` (90 = sm_90a)
+/// with PTX ISA `ptxVersion` (84 = 8.4), linking libdevice when needed.
+TESSERA_API StageResult compileLLVMIRToPTX(const std::string &llvmIR, int cc,
+                                           int ptxVersion = 84,
+                                           const std::string &libdevicePath = "");
+
+/// Where libdevice.10.bc was found ("" if nowhere).
+TESSERA_API std::string findLibdevice();
+
 } // namespace tessera::api
 
 #endif // TESSERA_API_TESSERA_H

@@ -18,6 +18,10 @@ namespace tessera {
 /// llvm, nvvm, rocdl.
 void registerAllDialects(mlir::DialectRegistry &registry);
 
+/// Translations of the registered dialects to LLVM IR (builtin, llvm, nvvm,
+/// rocdl).
+void registerAllTranslations(mlir::DialectRegistry &registry);
+
 /// Tessera's passes and the upstream ones its pipelines use (canonicalize,
 /// cse, inline, sccp, symbol-dce, loop-invariant-code-motion, …).
 void registerAllPasses();

@@ -1,0 +1,70 @@
+//===- Cuda.h - the CUDA driver, as libtessera's plain C++ API --*- C++ -*-===//
+//
+// libcuda.so.1 is opened at run time (dlopen), so Tessera imports and compiles
+// on machines without a GPU or a driver. Every call returns a Status carrying
+// the CUDA error name; nothing throws.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSERA_API_CUDA_H
+#define TESSERA_API_CUDA_H
+
+#include "tessera/API/Tessera.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::api::cuda {
+
+struct TESSERA_API Status {
+  int code = 0;        // CUresult; 0 is success
+  std::string name;    // e.g. "CUDA_ERROR_OUT_OF_MEMORY"
+  std::string message; // the driver's description, plus context
+  bool ok() const { return code == 0; }
+};
+
+/// Whether the driver can be loaded and initialized; `status` says why not.
+TESSERA_API bool available(Status &status);
+
+/// Number of devices (0 when the driver is unavailable).
+TESSERA_API int deviceCount();
+
+/// Compute capability of `device` as major * 10 + minor (e.g. 90).
+TESSERA_API Status computeCapability(int device, int &capability);
+
+/// Properties of a loaded kernel.
+struct TESSERA_API KernelInfo {
+  uint64_t module = 0;   // CUmodule
+  uint64_t function = 0; // CUfunction
+  int numRegisters = 0;
+  int numSpills = 0;     // local memory bytes per thread (spill stores)
+  int maxThreadsPerBlock = 0;
+  int staticSharedBytes = 0;
+};
+
+/// Loads a cubin (or PTX, which the driver compiles) into the current
+/// context of `device` (the primary context when none is current), looks up
+/// `kernelName`, and opts in to `dynamicSharedBytes` of dynamic shared memory
+/// when that is above 48 KiB.
+TESSERA_API Status loadKernel(const std::string &image,
+                              const std::string &kernelName, int device,
+                              int dynamicSharedBytes, KernelInfo &info);
+
+/// Unloads a module from loadKernel.
+TESSERA_API Status unloadModule(uint64_t module);
+
+/// Launches `function` on `stream` (0: the default stream). `args` holds the
+/// kernel arguments back to back; `offsets[i]` is where argument i starts.
+TESSERA_API Status launch(uint64_t function, unsigned gridX, unsigned gridY,
+                          unsigned gridZ, unsigned blockX, unsigned blockY,
+                          unsigned blockZ, unsigned dynamicSharedBytes,
+                          uint64_t stream, const std::string &args,
+                          const std::vector<uint32_t> &offsets);
+
+/// Waits for all work on the current context.
+TESSERA_API Status synchronize();
+
+} // namespace tessera::api::cuda
+
+#endif // TESSERA_API_CUDA_H

@@ -1,0 +1,36 @@
+//===- PTX.h - LLVM IR to PTX with LLVM's NVPTX target ----------*- C++ -*-===//
+
+#ifndef TESSERA_NVIDIA_TARGET_PTX_H
+#define TESSERA_NVIDIA_TARGET_PTX_H
+
+#include <string>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace tessera::nvidia {
+
+struct PTXOptions {
+  int computeCapability = 90; // sm_90 (90 selects sm_90a, for wgmma)
+  int ptxVersion = 84;        // PTX ISA 8.4
+  /// libdevice bitcode linked in when the module calls __nv_* functions
+  /// (empty: look in $TESSERA_LIBDEVICE, $CUDA_HOME and /usr/local/cuda).
+  std::string libdevicePath;
+  bool enableFPFusion = true;
+};
+
+/// The PTX processor name for a compute capability (90 -> "sm_90a").
+std::string ptxProcessor(int computeCapability);
+
+/// Where libdevice.10.bc is, or "" when it cannot be found.
+std::string findLibdevice(const std::string &hint = "");
+
+/// Links libdevice if needed, optimizes (O3) and emits PTX for `module`.
+/// Returns false and sets `error` on failure; never aborts.
+bool translateToPTX(llvm::Module &module, const PTXOptions &options,
+                    std::string &ptx, std::string &error);
+
+} // namespace tessera::nvidia
+
+#endif // TESSERA_NVIDIA_TARGET_PTX_H

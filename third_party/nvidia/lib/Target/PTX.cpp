@@ -1,0 +1,178 @@
+//===- PTX.cpp - LLVM IR to PTX with LLVM's NVPTX target --------------------===//
+//
+// 1. Link libdevice (only the functions the kernel calls) when the module
+//    declares __nv_* functions, and internalize everything but the kernels.
+// 2. Run LLVM's O3 pipeline for the NVPTX target machine.
+// 3. Emit PTX text.
+// Does not handle: relocatable device code, multiple kernels calling each
+// other across modules.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/NVIDIA/Target/PTX.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/Internalize.h"
+
+#include <cstdlib>
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+using namespace llvm;
+
+std::string tessera::nvidia::ptxProcessor(int cc) {
+  if (cc == 90)
+    return "sm_90a";
+  return "sm_" + std::to_string(cc);
+}
+
+std::string tessera::nvidia::findLibdevice(const std::string &hint) {
+  auto exists = [](const std::string &p) {
+    return !p.empty() && sys::fs::exists(p);
+  };
+  if (exists(hint))
+    return hint;
+  if (const char *env = std::getenv("TESSERA_LIBDEVICE"); env && exists(env))
+    return env;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *home = std::getenv(var)) {
+      std::string p = std::string(home) + "/nvvm/libdevice/libdevice.10.bc";
+      if (exists(p))
+        return p;
+    }
+  for (const char *p : {"/usr/local/cuda/nvvm/libdevice/libdevice.10.bc",
+                        "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"})
+    if (exists(p))
+      return p;
+  return "";
+}
+
+static bool callsLibdevice(const Module &m) {
+  for (const Function &f : m)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_"))
+      return true;
+  return false;
+}
+
+static bool linkLibdevice(Module &m, const std::string &path,
+                          std::string &error) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
+  if (!buf) {
+    error = "cannot read libdevice at " + path + ": " + buf.getError().message();
+    return false;
+  }
+  Expected<std::unique_ptr<Module>> lib =
+      parseBitcodeFile((*buf)->getMemBufferRef(), m.getContext());
+  if (!lib) {
+    error = "cannot parse libdevice at " + path + ": " +
+            toString(lib.takeError());
+    return false;
+  }
+  (*lib)->setTargetTriple(m.getTargetTriple());
+  (*lib)->setDataLayout(m.getDataLayout());
+  if (Linker::linkModules(m, std::move(*lib), Linker::Flags::LinkOnlyNeeded)) {
+    error = "linking libdevice failed";
+    return false;
+  }
+  return true;
+}
+
+bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
+                                     std::string &ptx, std::string &error) {
+  static std::once_flag init;
+  std::call_once(init, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  Triple triple("nvptx64-nvidia-cuda");
+  std::string lookupError;
+  const Target *target = TargetRegistry::lookupTarget(triple, lookupError);
+  if (!target) {
+    error = "NVPTX target unavailable: " + lookupError;
+    return false;
+  }
+  TargetOptions opts;
+  opts.AllowFPOpFusion =
+      options.enableFPFusion ? FPOpFusion::Fast : FPOpFusion::Standard;
+  std::unique_ptr<TargetMachine> tm(target->createTargetMachine(
+      triple, ptxProcessor(options.computeCapability),
+      "+ptx" + std::to_string(options.ptxVersion), opts, Reloc::PIC_,
+      std::nullopt, CodeGenOptLevel::Aggressive));
+  if (!tm) {
+    error = "cannot create an NVPTX target machine for " +
+            ptxProcessor(options.computeCapability);
+    return false;
+  }
+  m.setTargetTriple(triple);
+  m.setDataLayout(tm->createDataLayout());
+
+  if (callsLibdevice(m)) {
+    std::string path = findLibdevice(options.libdevicePath);
+    if (path.empty()) {
+      error = "the kernel calls libdevice functions but libdevice.10.bc was "
+              "not found (set TESSERA_LIBDEVICE or CUDA_HOME)";
+      return false;
+    }
+    if (!linkLibdevice(m, path, error))
+      return false;
+    // Keep only the kernels visible so that unused library code goes away.
+    internalizeModule(m, [](const GlobalValue &gv) {
+      return !gv.isDeclaration() && gv.hasExternalLinkage() &&
+             isa<Function>(gv) &&
+             cast<Function>(gv).getCallingConv() == CallingConv::PTX_Kernel;
+    });
+  }
+
+  std::string verifyErrors;
+  raw_string_ostream verifyOS(verifyErrors);
+  if (verifyModule(m, &verifyOS)) {
+    error = "invalid LLVM IR: " + verifyErrors;
+    return false;
+  }
+
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  PassBuilder pb(tm.get());
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+  mpm.run(m, mam);
+
+  SmallString<0> buffer;
+  raw_svector_ostream os(buffer);
+  legacy::PassManager codegen;
+  if (tm->addPassesToEmitFile(codegen, os, nullptr,
+                              CodeGenFileType::AssemblyFile)) {
+    error = "the NVPTX target cannot emit assembly";
+    return false;
+  }
+  codegen.run(m);
+  ptx = std::string(buffer.str());
+  return true;
+}
