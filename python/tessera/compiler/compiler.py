@@ -7,14 +7,23 @@ from .. import _core
 from ..language import core
 from .code_generator import ModuleGenerator
 
-# Code generators that can take a kernel past TTIR, by backend name ("cuda", "hip"). None is built yet,
-# so launches outside the interpreter report that clearly.
-BACKENDS = {}
+def _nvidia():
+    from ..backends import nvidia
+    return nvidia
+
+
+# Backends that take a kernel past TTIR, by target prefix.
+BACKENDS = {"cuda": _nvidia}
 
 
 def gpu_backend_available(backend="cuda"):
-    """True when kernels can be compiled for and launched on `backend`."""
-    return backend in BACKENDS
+    """True when kernels can be compiled for and launched on `backend` on this machine."""
+    if backend not in BACKENDS:
+        return False
+    if backend == "cuda":
+        ok, _ = _core._native().cuda.available()
+        return ok and _core._native().cuda.device_count() > 0
+    return False
 
 
 TTIR_PIPELINE = "builtin.module(inline, canonicalize, cse, loop-invariant-code-motion, symbol-dce)"
@@ -140,10 +149,15 @@ def compile(fn, signature=None, constexprs=None, target="cuda:90", num_warps=4, 
         check_globals(fn, cached.metadata["used_globals"])
         return cached
     ttir, gen = make_ttir(fn, arg_types, consts, arg_attrs)
-    meta = {"used_globals": dict(gen.used_globals),"name": fn.__name__, "target": target, "backend": backend, "arch": arch, "num_warps": num_warps,
+    asm = {"ttir": ttir}
+    stage_meta = {}
+    if options.get("stages", "ttir") == "all" and backend in BACKENDS:
+        more, stage_meta = BACKENDS[backend]().compile_stages(ttir, fn.__name__, arch, num_warps, num_stages)
+        asm.update(more)
+    meta = {"used_globals": dict(gen.used_globals), **stage_meta,"name": fn.__name__, "target": target, "backend": backend, "arch": arch, "num_warps": num_warps,
             "num_stages": num_stages, "constexprs": consts,
             "signature": {k: str(v) for k, v in arg_types.items()}}
-    kernel = CompiledKernel(fn.__name__, {"ttir": ttir}, meta)
+    kernel = CompiledKernel(fn.__name__, asm, meta)
     fn.cache[key] = kernel
     return kernel
 
@@ -168,7 +182,81 @@ def check_globals(fn, used_globals):
 _MISSING = object()
 
 
+def _tensor_device(bound, jit_fn):
+    """The CUDA device of the kernel's tensor arguments; errors name the offending parameter."""
+    from ..runtime import specialize
+    device = None
+    first = None
+
+    def visit(name, v):
+        nonlocal device, first
+        if isinstance(v, (tuple, list)):
+            for i, x in enumerate(v):
+                visit(f"{name}[{i}]", x)
+            return
+        if not specialize.is_tensor_like(v):
+            return
+        dev = getattr(v, "device", None)
+        if dev is None or getattr(dev, "type", "cpu") != "cuda":
+            raise ValueError(f"argument '{name}' of {jit_fn.__name__} is on {dev or 'the host'}, but the kernel "
+                             f"runs on a CUDA device; move it with .cuda() (or run everything on the CPU with "
+                             f"TESSERA_INTERPRET=1)")
+        idx = dev.index if dev.index is not None else 0
+        if device is None:
+            device, first = idx, name
+        elif idx != device:
+            raise ValueError(f"arguments '{first}' and '{name}' of {jit_fn.__name__} are on different devices "
+                             f"(cuda:{device} and cuda:{idx})")
+    for name, v in bound.items():
+        if name not in jit_fn.constexpr_names:
+            visit(name, v)
+    return device
+
+
 def launch_compiled(jit_fn, grid, args, kwargs, launch_opts, warmup=False):
-    raise RuntimeError(
-        f"cannot launch {jit_fn.__name__}: Tessera has no GPU code generator yet. Run kernels on the CPU "
-        f"with TESSERA_INTERPRET=1, or inspect the TTIR with tessera.compile(...)")
+    """kernel[grid](*args) on a GPU: specialize, compile on a cache miss, pack the arguments, launch."""
+    from ..runtime import specialize
+    bound = jit_fn.bind(args, kwargs)
+    device = _tensor_device(bound, jit_fn)
+    if device is None:
+        import torch
+        device = torch.cuda.current_device() if torch.cuda.is_available() else 0
+    if not gpu_backend_available("cuda"):
+        ok, status = _core._native().cuda.available()
+        why = status.message if not ok else "no CUDA device"
+        raise RuntimeError(f"cannot launch {jit_fn.__name__} on a GPU ({why}); run it on CPU tensors with "
+                           f"TESSERA_INTERPRET=1, or compile it with tessera.compile(...)")
+    nvidia = _nvidia()
+    num_warps = int(launch_opts.get("num_warps", 4))
+    num_stages = int(launch_opts.get("num_stages", 3))
+    arg_types, consts, attrs, key = specialize.specialize(jit_fn, bound)
+    cache_key = ("launch", key, num_warps, num_stages, device)
+    kernel = jit_fn.cache.get(cache_key)
+    if kernel is None:
+        cc = nvidia.device_capability(device)
+        ttir, gen = make_ttir(jit_fn, arg_types, consts, attrs)
+        asm, meta = nvidia.compile_stages(ttir, jit_fn.__name__, cc, num_warps, num_stages)
+        asm = {"ttir": ttir, **asm}
+        loaded = nvidia.LoadedKernel(asm, meta, device)
+        meta.update(used_globals=dict(gen.used_globals), num_registers=loaded.info.num_registers,
+                    num_spills=loaded.info.num_spills, target=f"cuda:{cc}")
+        kernel = CompiledKernel(jit_fn.__name__, asm, meta)
+        kernel.loaded = loaded
+        jit_fn.cache[cache_key] = kernel
+    else:
+        check_globals(jit_fn, kernel.metadata["used_globals"])
+    if warmup:
+        return kernel
+    g = grid(dict(bound)) if callable(grid) else grid
+    if isinstance(g, int):
+        g = (g,)
+    g = tuple(int(x) for x in g)
+    if not 1 <= len(g) <= 3:
+        raise ValueError(f"grid must have 1 to 3 dimensions, got {g}")
+    blob, offsets = nvidia.pack_args(nvidia.leaf_types(arg_types, bound, consts))
+    import torch
+    stream = launch_opts.get("stream")
+    if stream is None:
+        stream = torch.cuda.current_stream(device).cuda_stream
+    kernel.loaded.launch(g, blob, offsets, stream)
+    return kernel

@@ -1,0 +1,1 @@
+"""Vendor backends: how a kernel goes from TTIR to a loadable binary and how it is launched."""

@@ -1,0 +1,196 @@
+"""The NVIDIA backend: TTIR -> TTGIR -> LLVM -> PTX -> cubin, and launching through the CUDA driver."""
+
+import os
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
+
+from .. import _core
+from ..language import core
+
+TARGET_PREFIX = "cuda"
+
+
+class CudaError(RuntimeError):
+    """A CUDA driver failure; `name` is the CUDA error name (e.g. CUDA_ERROR_ILLEGAL_ADDRESS)."""
+
+    def __init__(self, status, what=""):
+        self.name = status.name
+        self.code = status.code
+        super().__init__(f"{what + ': ' if what else ''}{status.name}: {status.message}")
+
+
+# ------------------------------------------------------------------ tools
+
+def find_ptxas():
+    """Path of ptxas: $TESSERA_PTXAS, $CUDA_HOME/bin, PATH, /usr/local/cuda/bin; None if absent."""
+    cands = [os.environ.get("TESSERA_PTXAS")]
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            cands.append(os.path.join(os.environ[var], "bin", "ptxas"))
+    cands.append(shutil.which("ptxas"))
+    cands.append("/usr/local/cuda/bin/ptxas")
+    for c in cands:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+def ptxas_version(path):
+    out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+    m = re.search(r"release (\d+\.\d+)", out)
+    return m.group(1) if m else "unknown"
+
+
+def assemble(ptx, cc, name="kernel"):
+    """cubin bytes from PTX with ptxas, or None when ptxas is not installed (the driver JITs the PTX)."""
+    ptxas = find_ptxas()
+    if ptxas is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="tessera_ptxas_") as d:
+        src = os.path.join(d, f"{name}.ptx")
+        dst = os.path.join(d, f"{name}.cubin")
+        with open(src, "w") as f:
+            f.write(ptx)
+        arch = "sm_90a" if cc == 90 else f"sm_{cc}"
+        r = subprocess.run([ptxas, f"-arch={arch}", "-O3", src, "-o", dst], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"ptxas failed for {name} ({arch}):\n{r.stderr}")
+        with open(dst, "rb") as f:
+            return f.read()
+
+
+# ------------------------------------------------------------------ stages
+
+def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc):
+    return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
+            f"num-ctas={num_ctas} target=cuda:{cc}}}, canonicalize, cse)")
+
+
+LLVM_PIPELINE = "builtin.module(ttg-allocate-shared-memory, convert-ttg-to-llvm, canonicalize, cse)"
+
+
+def _stage(res, what, name):
+    if not res.ok:
+        diags = "\n".join(str(d) for d in res.diagnostics)
+        raise RuntimeError(f"internal error while {what} '{name}' (a Tessera bug):\n{diags}")
+    return res
+
+
+def compile_stages(ttir, name, cc, num_warps, num_stages, threads_per_warp=32, num_ctas=1):
+    """All stages after TTIR: returns (asm dict, metadata dict)."""
+    native = _core._native()
+    asm = {}
+    res = _stage(native.run_passes(ttir, ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc),
+                                   f"{name}.ttir"), "lowering to TTGIR", name)
+    asm["ttgir"] = res.module
+    res = _stage(native.run_passes(asm["ttgir"], LLVM_PIPELINE, f"{name}.ttgir"), "lowering to LLVM", name)
+    llvm_mlir = res.module
+    m = re.search(r"ttg\.shared = (\d+) : i32", llvm_mlir)
+    shared = int(m.group(1)) if m else 0
+    res = _stage(native.translate_to_llvmir(llvm_mlir, f"{name}.llvm.mlir"), "translating to LLVM IR", name)
+    asm["llir"] = res.output
+    res = _stage(native.compile_ptx(asm["llir"], cc), "generating PTX for", name)
+    asm["ptx"] = res.output
+    cubin = assemble(asm["ptx"], cc, name)
+    if cubin is not None:
+        asm["cubin"] = cubin
+    meta = {"name": name, "shared": shared, "num_warps": num_warps, "num_stages": num_stages,
+            "threads_per_warp": threads_per_warp, "cc": cc}
+    return asm, meta
+
+
+# ------------------------------------------------------------------ launching
+
+_PACK = {"i1": "B", "i8": "b", "i16": "h", "i32": "i", "i64": "q", "u8": "B", "u16": "H", "u32": "I", "u64": "Q",
+         "fp16": "e", "bf16": "H", "fp32": "f", "fp64": "d"}
+
+
+def _pack_code(ty):
+    if ty.is_ptr():
+        return "Q"
+    n = ty.name
+    if n == "int1":
+        return "B"
+    if ty.is_int():
+        return {8: "b", 16: "h", 32: "i", 64: "q"}[ty.primitive_bitwidth] if ty.is_int_signed() else \
+            {8: "B", 16: "H", 32: "I", 64: "Q"}[ty.primitive_bitwidth]
+    return {"fp16": "e", "fp32": "f", "fp64": "d"}.get(n)
+
+
+def pack_args(values_and_types):
+    """The kernel parameter buffer and per-argument offsets, each argument aligned to its size."""
+    blob = bytearray()
+    offsets = []
+    for value, ty in values_and_types:
+        code = _pack_code(ty)
+        if code is None:
+            raise TypeError(f"cannot pass an argument of type {ty} to a CUDA kernel")
+        size = struct.calcsize(code)
+        while len(blob) % size:
+            blob.append(0)
+        offsets.append(len(blob))
+        if ty.is_ptr():
+            value = value.data_ptr() if hasattr(value, "data_ptr") else int(value)
+        elif ty.is_floating():
+            value = float(value)
+        else:
+            value = int(value)
+        blob += struct.pack(code, value)
+    return bytes(blob), offsets
+
+
+class LoadedKernel:
+    """A compiled kernel loaded on one device."""
+
+    def __init__(self, asm, meta, device):
+        native = _core._native()
+        image = asm.get("cubin") or asm["ptx"].encode()
+        status, info = native.cuda.load_kernel(image, meta["name"], device, meta["shared"])
+        if not status:
+            raise CudaError(status, f"loading {meta['name']}")
+        self.info = info
+        self.meta = meta
+        self.function = info.function
+        self.block = meta["num_warps"] * meta["threads_per_warp"]
+
+    def launch(self, grid, blob, offsets, stream):
+        native = _core._native()
+        gx, gy, gz = (tuple(grid) + (1, 1))[:3]
+        if gx * gy * gz == 0:
+            return
+        status = native.cuda.launch(self.function, gx, gy, gz, self.block, 1, 1, self.meta["shared"], stream,
+                                    blob, offsets)
+        if not status:
+            raise CudaError(status, f"launching {self.meta['name']}")
+
+
+def device_capability(device):
+    native = _core._native()
+    status, cc = native.cuda.compute_capability(device)
+    if not status:
+        raise CudaError(status, "querying the device")
+    return cc
+
+
+def leaf_types(arg_types, bound, constexprs):
+    """(value, type) of every run-time kernel parameter in order (tuples flattened)."""
+    out = []
+
+    def go(v, ty):
+        if isinstance(ty, tuple):
+            for x, t in zip(v, ty):
+                go(x, t)
+        elif ty is not None:
+            out.append((v, ty))
+    for name, value in bound.items():
+        if name in constexprs or name not in arg_types:
+            continue
+        go(value, arg_types[name])
+    return out
+
+
+__all__ = ["CudaError", "find_ptxas", "assemble", "compile_stages", "pack_args", "LoadedKernel",
+           "device_capability", "leaf_types", "core"]
