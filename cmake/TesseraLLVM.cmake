@@ -57,6 +57,7 @@ function(tessera_area name)
   add_library(${name} OBJECT ${ARGN})
   target_compile_options(${name} PRIVATE ${TESSERA_CXX_FLAGS} -fvisibility=hidden)
   target_compile_definitions(${name} PRIVATE TESSERA_VERSION="${TESSERA_VERSION}")
-  add_dependencies(${name} TesseraTTIncGen)
+  # Any area may include any dialect's headers (RegisterAll includes them all).
+  add_dependencies(${name} TesseraTTIncGen TesseraTTGIncGen TesseraTTNGIncGen)
   set_property(GLOBAL APPEND PROPERTY TESSERA_AREAS ${name})
 endfunction()

@@ -17,9 +17,12 @@
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+#include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
 
 void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::tessera::tt::TTDialect, mlir::arith::ArithDialect,
+  registry.insert<mlir::tessera::tt::TTDialect, mlir::tessera::ttg::TTGDialect,
+                  mlir::tessera::ttng::TTNGDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
                   mlir::cf::ControlFlowDialect, mlir::ub::UBDialect,
                   mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,

@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
-# Round-trips every TTIR file Triton produced through tessera-opt twice:
-#   original -> A (custom form, with locations) -> B; A and B must be equal,
-#   and the generic form of the original must print back to A as well.
-# Usage: roundtrip.sh DIR-WITH-.ttir-FILES WORKDIR
+# Round-trips every TTIR (or TTGIR) file Triton produced through tessera-opt
+# twice: original -> A (custom form, with locations) -> B; A and B must be
+# equal, and the generic form of the original must print back to A as well.
+# Usage: roundtrip.sh DIR WORKDIR [EXTENSION]   (EXTENSION defaults to .ttir)
 set -u
 dir=$1
 work=$2
+ext=${3:-.ttir}
 mkdir -p "$work"
 shopt -s nullglob
-files=("$dir"/*.ttir)
+files=("$dir"/*"$ext")
 if [ ${#files[@]} -eq 0 ]; then
-  echo "no .ttir files found in $dir" >&2
+  echo "no $ext files found in $dir" >&2
   exit 1
 fi
 fail=0
 for f in "${files[@]}"; do
-  name=$(basename "$f" .ttir)
+  name=$(basename "$f" "$ext")
   a="$work/$name.a.mlir"; b="$work/$name.b.mlir"
   g="$work/$name.generic.mlir"; c="$work/$name.c.mlir"
   if ! tessera-opt "$f" -mlir-print-debuginfo -o "$a" ||

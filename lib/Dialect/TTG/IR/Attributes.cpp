@@ -1,0 +1,827 @@
+//===- Attributes.cpp - ttg layouts: parsing, printing, verification ------===//
+//
+// Every layout prints as Triton prints it, `#ttg.<name><{key = value, ...}>`:
+// the body is an MLIR dictionary, so the parsers read it as one and take the
+// keys they know from it (in any order), reporting missing, mistyped and
+// unknown keys. Optional keys are printed only when they differ from their
+// default, as Triton does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tessera;
+using namespace mlir::tessera::ttg;
+
+#include "tessera/Dialect/TTG/IR/TTGAttrInterfaces.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "tessera/Dialect/TTG/IR/TTGAttrs.cpp.inc"
+
+void TTGDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tessera/Dialect/TTG/IR/TTGAttrs.cpp.inc"
+      >();
+}
+
+namespace {
+
+using EmitErrorFn = function_ref<InFlightDiagnostic()>;
+
+std::string arrayToString(ArrayRef<unsigned> values) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os);
+  return s + "]";
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing the `<{key = value, ...}>` body
+//===----------------------------------------------------------------------===//
+
+/// The dictionary body of a layout. The getters mark the keys they read;
+/// finish() reports the keys nobody asked for.
+class LayoutBody {
+public:
+  LayoutBody(AsmParser &parser, StringRef layout)
+      : parser(parser), layout(layout) {}
+
+  ParseResult parse() {
+    loc = parser.getCurrentLocation();
+    if (parser.parseLess() || parser.parseAttribute(dict) ||
+        parser.parseGreater())
+      return failure();
+    return success();
+  }
+
+  bool has(StringRef key) const { return static_cast<bool>(dict.get(key)); }
+
+  /// A non-negative integer that fits in 32 bits.
+  ParseResult getUnsigned(StringRef key, unsigned &value,
+                          std::optional<unsigned> defaultValue = {}) {
+    Attribute attr = take(key);
+    if (!attr) {
+      if (defaultValue) {
+        value = *defaultValue;
+        return success();
+      }
+      return missing(key);
+    }
+    auto integer = dyn_cast<IntegerAttr>(attr);
+    if (!integer || !isa<IntegerType>(integer.getType()) ||
+        !toUnsigned(integer, value))
+      return parser.emitError(loc)
+             << "expected '" << key << "' of " << layout
+             << " to be a non-negative integer, but it is " << attr;
+    return success();
+  }
+
+  ParseResult getBool(StringRef key, bool &value,
+                      std::optional<bool> defaultValue = {}) {
+    Attribute attr = take(key);
+    if (!attr) {
+      if (defaultValue) {
+        value = *defaultValue;
+        return success();
+      }
+      return missing(key);
+    }
+    auto boolean = dyn_cast<BoolAttr>(attr);
+    if (!boolean)
+      return parser.emitError(loc)
+             << "expected '" << key << "' of " << layout
+             << " to be true or false, but it is " << attr;
+    value = boolean.getValue();
+    return success();
+  }
+
+  /// An array of non-negative integers; `present` (if given) says whether
+  /// the key was there, and then a missing key is not an error.
+  ParseResult getArray(StringRef key, SmallVectorImpl<unsigned> &values,
+                       bool *present = nullptr) {
+    Attribute attr = take(key);
+    if (present)
+      *present = static_cast<bool>(attr);
+    if (!attr)
+      return present ? success() : missing(key);
+    auto array = dyn_cast<ArrayAttr>(attr);
+    auto complain = [&] {
+      return parser.emitError(loc)
+             << "expected '" << key << "' of " << layout
+             << " to be an array of non-negative integers, but it is " << attr;
+    };
+    if (!array)
+      return complain();
+    for (Attribute element : array) {
+      auto integer = dyn_cast<IntegerAttr>(element);
+      unsigned value;
+      if (!integer || !isa<IntegerType>(integer.getType()) ||
+          !toUnsigned(integer, value))
+        return complain();
+      values.push_back(value);
+    }
+    return success();
+  }
+
+  ParseResult getAttribute(StringRef key, Attribute &value) {
+    value = take(key);
+    return value ? success() : missing(key);
+  }
+
+  /// CTAsPerCGA, CTASplitNum and CTAOrder: all three or none; none means
+  /// the one-CTA layout of rank `defaultRank`.
+  ParseResult getCTALayout(unsigned defaultRank, CTALayoutAttr &result) {
+    SmallVector<unsigned> perCGA, splitNum, order;
+    bool hasPerCGA, hasSplitNum, hasOrder;
+    if (getArray("CTAsPerCGA", perCGA, &hasPerCGA) ||
+        getArray("CTASplitNum", splitNum, &hasSplitNum) ||
+        getArray("CTAOrder", order, &hasOrder))
+      return failure();
+    if (!hasPerCGA && !hasSplitNum && !hasOrder) {
+      result = CTALayoutAttr::getDefault(parser.getContext(), defaultRank);
+      return success();
+    }
+    if (!hasPerCGA || !hasSplitNum || !hasOrder)
+      return parser.emitError(loc)
+             << layout
+             << " needs CTAsPerCGA, CTASplitNum and CTAOrder together, or "
+                "none of them";
+    result =
+        CTALayoutAttr::getChecked([&] { return parser.emitError(loc); },
+                                  parser.getContext(), perCGA, splitNum, order);
+    return success(static_cast<bool>(result));
+  }
+
+  /// Fails on a key that no getter read.
+  ParseResult finish() {
+    for (NamedAttribute entry : dict)
+      if (!used.contains(entry.getName().getValue()))
+        return parser.emitError(loc)
+               << "unknown key '" << entry.getName().getValue() << "' in "
+               << layout;
+    return success();
+  }
+
+  SMLoc getLoc() const { return loc; }
+  /// A callable for getChecked (which takes it by function_ref, so it must
+  /// outlive the call: pass the returned lambda directly).
+  auto emitErrorFn() {
+    return [this] { return parser.emitError(loc); };
+  }
+
+private:
+  Attribute take(StringRef key) {
+    used.insert(key);
+    return dict.get(key);
+  }
+  ParseResult missing(StringRef key) {
+    return parser.emitError(loc) << layout << " needs '" << key << "'";
+  }
+  static bool toUnsigned(IntegerAttr attr, unsigned &value) {
+    if (attr.getType().isInteger(1)) // true/false are not numbers here
+      return false;
+    const APInt &v = attr.getValue();
+    if (v.isNegative())
+      return false;
+    if (v.getActiveBits() > 32)
+      return false;
+    value = static_cast<unsigned>(v.getZExtValue());
+    return true;
+  }
+
+  AsmParser &parser;
+  StringRef layout;
+  SMLoc loc;
+  DictionaryAttr dict;
+  llvm::StringSet<> used;
+};
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+void printArray(AsmPrinter &printer, StringRef key, ArrayRef<unsigned> values) {
+  printer << key << " = [";
+  llvm::interleaveComma(values, printer);
+  printer << "]";
+}
+
+/// The CTA keys, after a comma, unless the layout is the one-CTA layout of
+/// the rank the parser assumes when they are left out.
+void printCTALayout(AsmPrinter &printer, CTALayoutAttr cta,
+                    unsigned defaultRank) {
+  if (cta.isDefault() && cta.getRank() == defaultRank)
+    return;
+  printer << ", ";
+  printArray(printer, "CTAsPerCGA", cta.getCTAsPerCGA());
+  printer << ", ";
+  printArray(printer, "CTASplitNum", cta.getCTASplitNum());
+  printer << ", ";
+  printArray(printer, "CTAOrder", cta.getCTAOrder());
+}
+
+//===----------------------------------------------------------------------===//
+// Verification helpers
+//===----------------------------------------------------------------------===//
+
+LogicalResult verifyPowersOfTwo(EmitErrorFn emitError, StringRef layout,
+                                StringRef key, ArrayRef<unsigned> values) {
+  for (unsigned v : values)
+    if (!llvm::isPowerOf2_32(v))
+      return emitError() << layout << " needs powers of two in " << key
+                         << ", but it is " << arrayToString(values);
+  return success();
+}
+
+LogicalResult verifyPowerOfTwo(EmitErrorFn emitError, StringRef layout,
+                               StringRef key, unsigned value) {
+  if (!llvm::isPowerOf2_32(value))
+    return emitError() << layout << " needs a power of two as " << key
+                       << ", but it is " << value;
+  return success();
+}
+
+LogicalResult verifyOrder(EmitErrorFn emitError, StringRef layout,
+                          StringRef key, ArrayRef<unsigned> order) {
+  llvm::SmallSet<unsigned, 8> seen;
+  for (unsigned d : order)
+    if (d >= order.size() || !seen.insert(d).second)
+      return emitError() << layout << " needs " << key
+                         << " to be a permutation of [0, " << order.size()
+                         << "), but it is " << arrayToString(order);
+  return success();
+}
+
+LogicalResult verifyCTARank(EmitErrorFn emitError, StringRef layout,
+                            CTALayoutAttr cta, unsigned rank) {
+  if (!cta)
+    return emitError() << layout << " needs a CTA layout";
+  if (cta.getRank() != rank)
+    return emitError() << layout << " of rank " << rank
+                       << " needs CTAsPerCGA, CTASplitNum and CTAOrder of "
+                          "length "
+                       << rank << ", but they have length " << cta.getRank();
+  return success();
+}
+
+/// The tensor-type check shared by the distributed layouts.
+LogicalResult verifyTensorRank(EmitErrorFn emitError, Attribute layout,
+                               unsigned layoutRank, ArrayRef<int64_t> shape) {
+  if (shape.size() != layoutRank)
+    return emitError() << "a tensor of rank " << shape.size()
+                       << " cannot have the layout " << layout << " of rank "
+                       << layoutRank;
+  return success();
+}
+
+/// A CTA layout with dimension `dim` removed (for slices).
+CTALayoutAttr dropCTADim(CTALayoutAttr cta, unsigned dim) {
+  SmallVector<unsigned> perCGA, splitNum, order;
+  for (unsigned d = 0; d < cta.getRank(); ++d) {
+    if (d == dim)
+      continue;
+    perCGA.push_back(cta.getCTAsPerCGA()[d]);
+    splitNum.push_back(cta.getCTASplitNum()[d]);
+  }
+  for (unsigned d : cta.getCTAOrder())
+    if (d != dim)
+      order.push_back(d > dim ? d - 1 : d);
+  return CTALayoutAttr::get(cta.getContext(), perCGA, splitNum, order);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// CTALayoutAttr
+//===----------------------------------------------------------------------===//
+
+CTALayoutAttr CTALayoutAttr::getDefault(MLIRContext *context, unsigned rank) {
+  SmallVector<unsigned> ones(rank, 1), order;
+  for (unsigned d = rank; d > 0; --d)
+    order.push_back(d - 1);
+  return get(context, ones, ones, order);
+}
+
+bool CTALayoutAttr::isDefault() const {
+  unsigned rank = getRank();
+  for (unsigned d = 0; d < rank; ++d)
+    if (getCTAsPerCGA()[d] != 1 || getCTASplitNum()[d] != 1 ||
+        getCTAOrder()[d] != rank - 1 - d)
+      return false;
+  return true;
+}
+
+LogicalResult CTALayoutAttr::verify(EmitErrorFn emitError,
+                                    ArrayRef<unsigned> perCGA,
+                                    ArrayRef<unsigned> splitNum,
+                                    ArrayRef<unsigned> order) {
+  StringRef name = "a CTA layout";
+  if (perCGA.size() != splitNum.size() || perCGA.size() != order.size())
+    return emitError() << name
+                       << " needs CTAsPerCGA, CTASplitNum and CTAOrder of "
+                          "one length, but they have lengths "
+                       << perCGA.size() << ", " << splitNum.size() << " and "
+                       << order.size();
+  if (perCGA.empty())
+    return emitError() << name << " needs at least one dimension";
+  if (failed(verifyPowersOfTwo(emitError, name, "CTAsPerCGA", perCGA)) ||
+      failed(verifyPowersOfTwo(emitError, name, "CTASplitNum", splitNum)) ||
+      failed(verifyOrder(emitError, name, "CTAOrder", order)))
+    return failure();
+  for (size_t d = 0; d < perCGA.size(); ++d)
+    if (perCGA[d] % splitNum[d] != 0)
+      return emitError() << name << " needs CTASplitNum[" << d
+                         << "] = " << splitNum[d] << " to divide CTAsPerCGA["
+                         << d << "] = " << perCGA[d];
+  return success();
+}
+
+Attribute CTALayoutAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.cta_layout");
+  if (body.parse())
+    return {};
+  SmallVector<unsigned> perCGA, splitNum, order;
+  if (body.getArray("CTAsPerCGA", perCGA) ||
+      body.getArray("CTASplitNum", splitNum) ||
+      body.getArray("CTAOrder", order) || body.finish())
+    return {};
+  return getChecked(body.emitErrorFn(), parser.getContext(), perCGA, splitNum,
+                    order);
+}
+
+void CTALayoutAttr::print(AsmPrinter &printer) const {
+  printer << "<{";
+  printArray(printer, "CTAsPerCGA", getCTAsPerCGA());
+  printer << ", ";
+  printArray(printer, "CTASplitNum", getCTASplitNum());
+  printer << ", ";
+  printArray(printer, "CTAOrder", getCTAOrder());
+  printer << "}>";
+}
+
+//===----------------------------------------------------------------------===//
+// BlockedEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult BlockedEncodingAttr::verify(EmitErrorFn emitError,
+                                          ArrayRef<unsigned> sizePerThread,
+                                          ArrayRef<unsigned> threadsPerWarp,
+                                          ArrayRef<unsigned> warpsPerCTA,
+                                          ArrayRef<unsigned> order,
+                                          CTALayoutAttr cta) {
+  StringRef name = "#ttg.blocked";
+  size_t rank = order.size();
+  if (sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
+      warpsPerCTA.size() != rank)
+    return emitError() << name
+                       << " needs sizePerThread, threadsPerWarp, warpsPerCTA "
+                          "and order of one length (the rank), but they have "
+                          "lengths "
+                       << sizePerThread.size() << ", " << threadsPerWarp.size()
+                       << ", " << warpsPerCTA.size() << " and " << rank;
+  if (rank == 0)
+    return emitError() << name << " needs a rank of at least 1";
+  if (failed(
+          verifyPowersOfTwo(emitError, name, "sizePerThread", sizePerThread)) ||
+      failed(verifyPowersOfTwo(emitError, name, "threadsPerWarp",
+                               threadsPerWarp)) ||
+      failed(verifyPowersOfTwo(emitError, name, "warpsPerCTA", warpsPerCTA)) ||
+      failed(verifyOrder(emitError, name, "order", order)))
+    return failure();
+  return verifyCTARank(emitError, name, cta, rank);
+}
+
+Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.blocked");
+  SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
+  CTALayoutAttr cta;
+  if (body.parse() || body.getArray("sizePerThread", sizePerThread) ||
+      body.getArray("threadsPerWarp", threadsPerWarp) ||
+      body.getArray("warpsPerCTA", warpsPerCTA) ||
+      body.getArray("order", order) || body.getCTALayout(order.size(), cta) ||
+      body.finish())
+    return {};
+  return getChecked(body.emitErrorFn(), parser.getContext(), sizePerThread,
+                    threadsPerWarp, warpsPerCTA, order, cta);
+}
+
+void BlockedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{";
+  printArray(printer, "sizePerThread", getSizePerThread());
+  printer << ", ";
+  printArray(printer, "threadsPerWarp", getThreadsPerWarp());
+  printer << ", ";
+  printArray(printer, "warpsPerCTA", getWarpsPerCTA());
+  printer << ", ";
+  printArray(printer, "order", getOrder());
+  printCTALayout(printer, getCTALayout(), getRank());
+  printer << "}>";
+}
+
+unsigned BlockedEncodingAttr::getRank() const { return getOrder().size(); }
+
+LogicalResult BlockedEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                                  EmitErrorFn emitError) const {
+  return verifyTensorRank(emitError, *this, getRank(), shape);
+}
+
+//===----------------------------------------------------------------------===//
+// SliceEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult SliceEncodingAttr::verify(EmitErrorFn emitError, unsigned dim,
+                                        DistributedEncodingTrait parent) {
+  if (!parent)
+    return emitError() << "#ttg.slice needs a distributed parent layout";
+  unsigned rank = parent.getRank();
+  if (rank < 2)
+    return emitError() << "#ttg.slice must leave at least one dimension, but "
+                          "its parent has rank "
+                       << rank;
+  if (dim >= rank)
+    return emitError() << "#ttg.slice needs dim < " << rank
+                       << " (the parent's rank), but dim is " << dim;
+  return success();
+}
+
+Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.slice");
+  unsigned dim;
+  Attribute parent;
+  if (body.parse() || body.getUnsigned("dim", dim) ||
+      body.getAttribute("parent", parent) || body.finish())
+    return {};
+  auto distributed = dyn_cast<DistributedEncodingTrait>(parent);
+  if (!distributed) {
+    parser.emitError(body.getLoc())
+        << "#ttg.slice needs a distributed parent layout, but the parent is "
+        << parent;
+    return {};
+  }
+  return getChecked(body.emitErrorFn(), parser.getContext(), dim, distributed);
+}
+
+void SliceEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{dim = " << getDim() << ", parent = " << getParent() << "}>";
+}
+
+unsigned SliceEncodingAttr::getRank() const {
+  return getParent().getRank() - 1;
+}
+
+SmallVector<unsigned> SliceEncodingAttr::getCTAsPerCGA() const {
+  return SmallVector<unsigned>(
+      dropCTADim(getCTALayoutOf(getParent()), getDim()).getCTAsPerCGA());
+}
+SmallVector<unsigned> SliceEncodingAttr::getCTASplitNum() const {
+  return SmallVector<unsigned>(
+      dropCTADim(getCTALayoutOf(getParent()), getDim()).getCTASplitNum());
+}
+SmallVector<unsigned> SliceEncodingAttr::getCTAOrder() const {
+  return SmallVector<unsigned>(
+      dropCTADim(getCTALayoutOf(getParent()), getDim()).getCTAOrder());
+}
+
+LogicalResult SliceEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                                EmitErrorFn emitError) const {
+  return verifyTensorRank(emitError, *this, getRank(), shape);
+}
+
+//===----------------------------------------------------------------------===//
+// DotOperandEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOperandEncodingAttr::verify(EmitErrorFn emitError,
+                                             unsigned opIdx,
+                                             DistributedEncodingTrait parent,
+                                             unsigned kWidth) {
+  StringRef name = "#ttg.dot_op";
+  if (opIdx > 1)
+    return emitError() << name
+                       << " needs opIdx 0 (operand A) or 1 (operand B), but "
+                          "opIdx is "
+                       << opIdx;
+  if (!parent)
+    return emitError() << name << " needs a distributed parent layout";
+  unsigned rank = parent.getRank();
+  if (rank != 2 && rank != 3)
+    return emitError() << name
+                       << " needs a parent of rank 2 (or 3 with a batch "
+                          "dimension), but its rank is "
+                       << rank;
+  if (isa<BlockedEncodingAttr>(parent)) {
+    if (kWidth != 0)
+      return emitError() << name
+                         << " takes no kWidth with a #ttg.blocked parent, but "
+                            "kWidth is "
+                         << kWidth;
+    return success();
+  }
+  if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(parent)) {
+    if (kWidth == 0)
+      return emitError() << name
+                         << " needs a non-zero kWidth with a #ttg.nvidia_mma "
+                            "parent";
+    if (mma.isHopper() && opIdx != 0)
+      return emitError() << name
+                         << " with a #ttg.nvidia_mma version 3 parent must be "
+                            "operand A (opIdx = 0): wgmma reads B from shared "
+                            "memory";
+    return success();
+  }
+  return emitError() << name
+                     << " needs a #ttg.blocked or #ttg.nvidia_mma parent, but "
+                        "the parent is "
+                     << parent;
+}
+
+Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.dot_op");
+  unsigned opIdx, kWidth;
+  Attribute parent;
+  if (body.parse() || body.getUnsigned("opIdx", opIdx) ||
+      body.getAttribute("parent", parent) ||
+      body.getUnsigned("kWidth", kWidth, /*defaultValue=*/0u) || body.finish())
+    return {};
+  auto distributed = dyn_cast<DistributedEncodingTrait>(parent);
+  if (!distributed) {
+    parser.emitError(body.getLoc())
+        << "#ttg.dot_op needs a distributed parent layout, but the parent is "
+        << parent;
+    return {};
+  }
+  return getChecked(body.emitErrorFn(), parser.getContext(), opIdx, distributed,
+                    kWidth);
+}
+
+void DotOperandEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{opIdx = " << getOpIdx() << ", parent = " << getParent();
+  if (getKWidth() != 0)
+    printer << ", kWidth = " << getKWidth();
+  printer << "}>";
+}
+
+unsigned DotOperandEncodingAttr::getRank() const {
+  return getParent().getRank();
+}
+
+SmallVector<unsigned> DotOperandEncodingAttr::getCTAsPerCGA() const {
+  return cast<LayoutEncodingTrait>(getParent()).getCTAsPerCGA();
+}
+SmallVector<unsigned> DotOperandEncodingAttr::getCTASplitNum() const {
+  return cast<LayoutEncodingTrait>(getParent()).getCTASplitNum();
+}
+SmallVector<unsigned> DotOperandEncodingAttr::getCTAOrder() const {
+  return cast<LayoutEncodingTrait>(getParent()).getCTAOrder();
+}
+
+LogicalResult
+DotOperandEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                       EmitErrorFn emitError) const {
+  return verifyTensorRank(emitError, *this, getRank(), shape);
+}
+
+//===----------------------------------------------------------------------===//
+// NvidiaMmaEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult NvidiaMmaEncodingAttr::verify(EmitErrorFn emitError,
+                                            unsigned versionMajor,
+                                            unsigned versionMinor,
+                                            ArrayRef<unsigned> warpsPerCTA,
+                                            CTALayoutAttr cta,
+                                            ArrayRef<unsigned> instrShape) {
+  StringRef name = "#ttg.nvidia_mma";
+  if (versionMajor != 2 && versionMajor != 3)
+    return emitError() << name
+                       << " supports versionMajor 2 (mma.sync) and 3 (wgmma), "
+                          "but versionMajor is "
+                       << versionMajor;
+  size_t rank = warpsPerCTA.size();
+  if (failed(verifyPowersOfTwo(emitError, name, "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  if (versionMajor == 2) {
+    if (rank != 2 && rank != 3)
+      return emitError() << name
+                         << " version 2 needs warpsPerCTA of rank 2 (or 3 with "
+                            "a batch dimension), but it is "
+                         << arrayToString(warpsPerCTA);
+    SmallVector<unsigned> expected = {16, 8};
+    if (rank == 3)
+      expected.insert(expected.begin(), 1);
+    if (instrShape != ArrayRef<unsigned>(expected))
+      return emitError() << name << " version 2 of rank " << rank
+                         << " needs instrShape " << arrayToString(expected)
+                         << ", but it is " << arrayToString(instrShape);
+  } else {
+    if (rank != 2)
+      return emitError() << name
+                         << " version 3 needs warpsPerCTA of rank 2, but it "
+                            "is "
+                         << arrayToString(warpsPerCTA);
+    bool ok = instrShape.size() == 3 && instrShape[0] == 16 &&
+              instrShape[1] % 8 == 0 && instrShape[1] >= 8 &&
+              instrShape[1] <= 256 &&
+              llvm::is_contained({8u, 16u, 32u}, instrShape[2]);
+    if (!ok)
+      return emitError() << name
+                         << " version 3 needs instrShape [16, N, K] with N a "
+                            "multiple of 8 in [8, 256] and K 8, 16 or 32, but "
+                            "it is "
+                         << arrayToString(instrShape);
+  }
+  return verifyCTARank(emitError, name, cta, rank);
+}
+
+Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.nvidia_mma");
+  unsigned versionMajor, versionMinor;
+  SmallVector<unsigned> warpsPerCTA, instrShape;
+  CTALayoutAttr cta;
+  if (body.parse() || body.getUnsigned("versionMajor", versionMajor) ||
+      body.getUnsigned("versionMinor", versionMinor) ||
+      body.getArray("warpsPerCTA", warpsPerCTA) ||
+      body.getCTALayout(warpsPerCTA.size(), cta) ||
+      body.getArray("instrShape", instrShape) || body.finish())
+    return {};
+  return getChecked(body.emitErrorFn(), parser.getContext(), versionMajor,
+                    versionMinor, warpsPerCTA, cta, instrShape);
+}
+
+void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{versionMajor = " << getVersionMajor()
+          << ", versionMinor = " << getVersionMinor() << ", ";
+  printArray(printer, "warpsPerCTA", getWarpsPerCTA());
+  printCTALayout(printer, getCTALayout(), getRank());
+  printer << ", ";
+  printArray(printer, "instrShape", getInstrShape());
+  printer << "}>";
+}
+
+unsigned NvidiaMmaEncodingAttr::getRank() const {
+  return getWarpsPerCTA().size();
+}
+
+LogicalResult
+NvidiaMmaEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                      EmitErrorFn emitError) const {
+  return verifyTensorRank(emitError, *this, getRank(), shape);
+}
+
+//===----------------------------------------------------------------------===//
+// SwizzledSharedEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult SwizzledSharedEncodingAttr::verify(
+    EmitErrorFn emitError, unsigned vec, unsigned perPhase, unsigned maxPhase,
+    ArrayRef<unsigned> order, CTALayoutAttr cta) {
+  StringRef name = "#ttg.swizzled_shared";
+  if (failed(verifyPowerOfTwo(emitError, name, "vec", vec)) ||
+      failed(verifyPowerOfTwo(emitError, name, "perPhase", perPhase)) ||
+      failed(verifyPowerOfTwo(emitError, name, "maxPhase", maxPhase)))
+    return failure();
+  if (order.empty())
+    return emitError() << name << " needs an order of at least one dimension";
+  if (failed(verifyOrder(emitError, name, "order", order)))
+    return failure();
+  return verifyCTARank(emitError, name, cta, order.size());
+}
+
+Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.swizzled_shared");
+  unsigned vec, perPhase, maxPhase;
+  SmallVector<unsigned> order;
+  CTALayoutAttr cta;
+  if (body.parse() || body.getUnsigned("vec", vec) ||
+      body.getUnsigned("perPhase", perPhase) ||
+      body.getUnsigned("maxPhase", maxPhase) || body.getArray("order", order) ||
+      body.getCTALayout(order.size(), cta) || body.finish())
+    return {};
+  return getChecked(body.emitErrorFn(), parser.getContext(), vec, perPhase,
+                    maxPhase, order, cta);
+}
+
+void SwizzledSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
+          << ", maxPhase = " << getMaxPhase() << ", ";
+  printArray(printer, "order", getOrder());
+  printCTALayout(printer, getCTALayout(), getOrder().size());
+  printer << "}>";
+}
+
+//===----------------------------------------------------------------------===//
+// NVMMASharedEncodingAttr
+//===----------------------------------------------------------------------===//
+
+/// An nvmma_shared layout without CTA keys describes 2-D tiles.
+static constexpr unsigned kNVMMADefaultRank = 2;
+
+LogicalResult NVMMASharedEncodingAttr::verify(
+    EmitErrorFn emitError, unsigned swizzlingByteWidth, bool transposed,
+    unsigned elementBitWidth, bool fp4Padded, CTALayoutAttr cta) {
+  StringRef name = "#ttg.nvmma_shared";
+  if (!llvm::is_contained({0u, 32u, 64u, 128u}, swizzlingByteWidth))
+    return emitError() << name
+                       << " needs swizzlingByteWidth 0, 32, 64 or 128, but it "
+                          "is "
+                       << swizzlingByteWidth;
+  if (!llvm::is_contained({8u, 16u, 32u, 64u}, elementBitWidth))
+    return emitError() << name
+                       << " needs elementBitWidth 8, 16, 32 or 64, but it is "
+                       << elementBitWidth;
+  if (fp4Padded && elementBitWidth != 8)
+    return emitError() << name
+                       << " with fp4Padded needs elementBitWidth 8, but it is "
+                       << elementBitWidth;
+  if (!cta)
+    return emitError() << name << " needs a CTA layout";
+  return success();
+}
+
+Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.nvmma_shared");
+  unsigned swizzlingByteWidth, elementBitWidth;
+  bool transposed, fp4Padded;
+  CTALayoutAttr cta;
+  if (body.parse() ||
+      body.getUnsigned("swizzlingByteWidth", swizzlingByteWidth) ||
+      body.getBool("transposed", transposed) ||
+      body.getUnsigned("elementBitWidth", elementBitWidth) ||
+      body.getBool("fp4Padded", fp4Padded, /*defaultValue=*/false) ||
+      body.getCTALayout(kNVMMADefaultRank, cta) || body.finish())
+    return {};
+  return getChecked(body.emitErrorFn(), parser.getContext(), swizzlingByteWidth,
+                    transposed, elementBitWidth, fp4Padded, cta);
+}
+
+void NVMMASharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{swizzlingByteWidth = " << getSwizzlingByteWidth()
+          << ", transposed = " << (getTransposed() ? "true" : "false")
+          << ", elementBitWidth = " << getElementBitWidth();
+  if (getFp4Padded())
+    printer << ", fp4Padded = true";
+  printCTALayout(printer, getCTALayout(), kNVMMADefaultRank);
+  printer << "}>";
+}
+
+//===----------------------------------------------------------------------===//
+// SharedMemorySpaceAttr
+//===----------------------------------------------------------------------===//
+
+/// `#ttg.shared_memory`, with nothing after it (the generated parser of a
+/// parameterless attribute would ignore a `<...>` that follows).
+Attribute SharedMemorySpaceAttr::parse(AsmParser &parser, Type) {
+  if (succeeded(parser.parseOptionalLess())) {
+    parser.emitError(parser.getCurrentLocation(),
+                     "#ttg.shared_memory takes no parameters");
+    return {};
+  }
+  return get(parser.getContext());
+}
+
+void SharedMemorySpaceAttr::print(AsmPrinter &) const {}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// The LayoutEncodingTrait methods of a layout that stores its CTA layout.
+#define TTG_CTA_LAYOUT_FORWARDERS(Attr)                                        \
+  SmallVector<unsigned> Attr::getCTAsPerCGA() const {                          \
+    return SmallVector<unsigned>(getCTALayout().getCTAsPerCGA());              \
+  }                                                                            \
+  SmallVector<unsigned> Attr::getCTASplitNum() const {                         \
+    return SmallVector<unsigned>(getCTALayout().getCTASplitNum());             \
+  }                                                                            \
+  SmallVector<unsigned> Attr::getCTAOrder() const {                            \
+    return SmallVector<unsigned>(getCTALayout().getCTAOrder());                \
+  }
+
+TTG_CTA_LAYOUT_FORWARDERS(BlockedEncodingAttr)
+TTG_CTA_LAYOUT_FORWARDERS(NvidiaMmaEncodingAttr)
+TTG_CTA_LAYOUT_FORWARDERS(SwizzledSharedEncodingAttr)
+TTG_CTA_LAYOUT_FORWARDERS(NVMMASharedEncodingAttr)
+#undef TTG_CTA_LAYOUT_FORWARDERS
+
+CTALayoutAttr mlir::tessera::ttg::getCTALayoutOf(Attribute layout) {
+  auto any = dyn_cast_or_null<LayoutEncodingTrait>(layout);
+  if (!any)
+    return {};
+  return CTALayoutAttr::get(layout.getContext(), any.getCTAsPerCGA(),
+                            any.getCTASplitNum(), any.getCTAOrder());
+}
+
+bool mlir::tessera::ttg::hasDistributedLayout(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor &&
+         isa_and_nonnull<DistributedEncodingTrait>(tensor.getEncoding());
+}

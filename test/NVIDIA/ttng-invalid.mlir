@@ -1,0 +1,133 @@
+// RUN: tessera-opt %s -split-input-file -verify-diagnostics
+
+// One case per diagnostic of the ttng dialect
+// (third_party/nvidia/lib/Dialect/TTNG/IR/Ops.cpp).
+
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%a: !ttg.memdesc<64x32xf16, #shared, #smem>, %b: !ttg.memdesc<32x64xf16, #shared, #smem>, %c: tensor<64x64xf32>) {
+  // The custom form infers c's type from the result; the generic one need not.
+  // expected-error @+1 {{'ttng.warp_group_dot' op expected the result to have the accumulator type 'tensor<64x64xf32>', but it is 'tensor<64x64xf16>'}}
+  %d = "ttng.warp_group_dot"(%a, %b, %c) : (!ttg.memdesc<64x32xf16, #shared, #smem>, !ttg.memdesc<32x64xf16, #shared, #smem>, tensor<64x64xf32>) -> tensor<64x64xf16>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%a: !ttg.memdesc<64x32xf16, #shared, #smem>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'ttng.warp_group_dot' op expected b in shared memory (a !ttg.memdesc): wgmma reads B only from shared memory, but b is 'tensor<32x64xf16>'}}
+  %d = ttng.warp_group_dot %a, %b, %c : !ttg.memdesc<64x32xf16, #shared, #smem> * tensor<32x64xf16> -> tensor<64x64xf32>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%a: !ttg.memdesc<2x64x32xf16, #shared, #smem>, %b: !ttg.memdesc<2x32x64xf16, #shared, #smem>, %c: tensor<2x64x64xf32>) {
+  // expected-error @+1 {{'ttng.warp_group_dot' op expected a, b and c of rank 2, but they have ranks 3, 3 and 3}}
+  %d = ttng.warp_group_dot %a, %b, %c : !ttg.memdesc<2x64x32xf16, #shared, #smem> * !ttg.memdesc<2x32x64xf16, #shared, #smem> -> tensor<2x64x64xf32>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%a: !ttg.memdesc<64x32xf16, #shared, #smem>, %b: !ttg.memdesc<16x64xf16, #shared, #smem>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'ttng.warp_group_dot' op expected the K dimensions to match, but a is [64, 32] (K = 32) and b is [16, 64] (K = 16)}}
+  %d = ttng.warp_group_dot %a, %b, %c : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<16x64xf16, #shared, #smem> -> tensor<64x64xf32>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%a: !ttg.memdesc<64x32xf16, #shared, #smem>, %b: !ttg.memdesc<32x64xf16, #shared, #smem>, %c: tensor<64x128xf32>) {
+  // expected-error @+1 {{'ttng.warp_group_dot' op expected the accumulator shape to be [M, N] = [64, 64], but it is [64, 128]}}
+  %d = ttng.warp_group_dot %a, %b, %c : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<64x128xf32>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%a: !ttg.memdesc<64x32xf16, #shared, #smem>, %b: !ttg.memdesc<32x64xbf16, #shared, #smem>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'ttng.warp_group_dot' op expected a and b of the same element type, but got 'f16' and 'bf16'}}
+  %d = ttng.warp_group_dot %a, %b, %c : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<32x64xbf16, #shared, #smem> -> tensor<64x64xf32>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8}>
+#smem = #ttg.shared_memory
+tt.func @f(%a: !ttg.memdesc<64x32xi8, #shared, #smem>, %b: !ttg.memdesc<32x64xi8, #shared, #smem>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'ttng.warp_group_dot' op expected an i32 accumulator for integer operands, but it is 'f32'}}
+  %d = ttng.warp_group_dot %a, %b, %c : !ttg.memdesc<64x32xi8, #shared, #smem> * !ttg.memdesc<32x64xi8, #shared, #smem> -> tensor<64x64xf32>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%a: !ttg.memdesc<64x32xf16, #shared, #smem>, %b: !ttg.memdesc<32x64xf16, #shared, #smem>, %c: tensor<64x64xbf16>) {
+  // expected-error @+1 {{'ttng.warp_group_dot' op expected an f32 or f16 accumulator for floating-point operands, but it is 'bf16'}}
+  %d = ttng.warp_group_dot %a, %b, %c : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<64x64xbf16>
+  tt.return
+}
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%a: !ttg.memdesc<64x32xf16, #shared, #smem>, %b: !ttg.memdesc<32x64xf16, #shared, #smem>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'ttng.warp_group_dot' op expected the accumulator to have a #ttg.nvidia_mma version 3 layout, but it has #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>}}
+  %d = ttng.warp_group_dot %a, %b, %c : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+  tt.return
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%a: tensor<64x32xf16, #blocked>, %b: !ttg.memdesc<32x64xf16, #shared, #smem>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'ttng.warp_group_dot' op expected a in registers to have a #ttg.dot_op layout with opIdx = 0 and the accumulator's layout as parent, but it has #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>}}
+  %d = ttng.warp_group_dot %a, %b, %c : tensor<64x32xf16, #blocked> * !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<64x64xf32, #mma>
+  tt.return
+}
+
+// -----
+
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%a: !ttg.memdesc<64x32xf16, #shared, #smem>, %b: !ttg.memdesc<32x64xf16, #shared, #smem>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'ttng.warp_group_dot' op expected maxNumImpreciseAcc >= 0, but it is -1}}
+  %d = ttng.warp_group_dot %a, %b, %c {maxNumImpreciseAcc = -1 : i32} : !ttg.memdesc<64x32xf16, #shared, #smem> * !ttg.memdesc<32x64xf16, #shared, #smem> -> tensor<64x64xf32>
+  tt.return
+}
+
+// -----
+
+tt.func @f() {
+  // The custom form cannot even spell an empty operand list.
+  // expected-error @+1 {{'ttng.warp_group_dot_wait' op expected at least one operand (the dot results and buffers the wait orders), but it has none}}
+  "ttng.warp_group_dot_wait"() {pendings = 0 : i32} : () -> ()
+  tt.return
+}
+
+// -----
+
+tt.func @f(%c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'ttng.warp_group_dot_wait' op expected pendings >= 0 (dots left in flight), but it is -1}}
+  %r = ttng.warp_group_dot_wait %c {pendings = -1 : i32} : tensor<64x64xf32>
+  tt.return
+}
