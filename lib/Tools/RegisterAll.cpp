@@ -15,7 +15,10 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Transforms/Passes.h"
+#include "tessera/Conversion/TTGToLLVM/Passes.h"
+#include "tessera/Conversion/TTToTTG/Passes.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
@@ -45,4 +48,8 @@ void tessera::registerAllPasses() {
   mlir::registerLoopInvariantCodeMotionPass();
   mlir::registerStripDebugInfoPass();
   mlir::registerTopologicalSortPass();
+  // convert-scf-to-cf, without the catch-all mlir/Conversion/Passes.h.
+  mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
+  mlir::tessera::registerTTToTTGPasses();
+  mlir::tessera::registerTTGToLLVMPasses();
 }

@@ -69,7 +69,7 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc):
             f"num-ctas={num_ctas} target=cuda:{cc}}}, canonicalize, cse)")
 
 
-LLVM_PIPELINE = "builtin.module(ttg-allocate-shared-memory, convert-ttg-to-llvm, canonicalize, cse)"
+LLVM_PIPELINE = "builtin.module(ttg-allocate-shared-memory, convert-scf-to-cf, convert-ttg-to-llvm, canonicalize, cse)"
 
 
 def _stage(res, what, name):

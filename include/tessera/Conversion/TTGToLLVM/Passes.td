@@ -1,0 +1,33 @@
+//===- Passes.td - lowering TTGIR to the LLVM dialect ------*- tablegen -*-===//
+
+#ifndef TESSERA_CONVERSION_TTGTOLLVM_PASSES_TD
+#define TESSERA_CONVERSION_TTGTOLLVM_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTTGToLLVM : Pass<"convert-ttg-to-llvm", "mlir::ModuleOp"> {
+  let summary = "Lower TTGIR (tt and ttg ops on distributed tensors) to the LLVM dialect.";
+  let description = [{
+    Every tensor becomes an LLVM struct of the elements the current thread
+    owns under its layout; element coordinates come from the layout's
+    LinearLayout. Target specifics (program ids, predicated memory access,
+    shuffles, barriers, the math library) come from the TargetInfo of the
+    module's "ttg.target". Structured control flow must already be lowered to
+    cf (convert-scf-to-cf).
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect",
+                           "mlir::ROCDL::ROCDLDialect"];
+}
+
+def AllocateSharedMemory : Pass<"ttg-allocate-shared-memory", "mlir::ModuleOp"> {
+  let summary = "Assign shared-memory offsets to the scratch buffers ops need and record the total.";
+  let description = [{
+    Gives every op that needs scratch shared memory (layout conversions,
+    reductions and scans across warps) an offset attribute
+    `ttg.scratch_offset`, and records the module's total in `ttg.shared`
+    (bytes). Buffers get disjoint ranges; reuse of ranges whose lifetimes do
+    not overlap comes with the Allocation analysis.
+  }];
+}
+
+#endif // TESSERA_CONVERSION_TTGTOLLVM_PASSES_TD

@@ -1,0 +1,45 @@
+//===- PatternFamilies.h - one populate function per op family --*- C++ -*-===//
+
+#ifndef TESSERA_CONVERSION_TTGTOLLVM_PATTERNFAMILIES_H
+#define TESSERA_CONVERSION_TTGTOLLVM_PATTERNFAMILIES_H
+
+#include "mlir/IR/PatternMatch.h"
+#include "tessera/Conversion/TTGToLLVM/Utility.h"
+
+namespace mlir::tessera {
+
+/// tt.func/return/call, program ids.
+void populateFuncOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                  RewritePatternSet &patterns, int numWarps);
+/// arith/math on tensors (per element), tt elementwise ops, math through the
+/// device math library.
+void populateElementwiseOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                         RewritePatternSet &patterns);
+/// make_range, splat, broadcast, expand_dims, reshape, trans, join, split,
+/// cat and layout conversions that stay inside each thread.
+void populateViewOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                  RewritePatternSet &patterns);
+/// tt.load / tt.store through pointers (not block pointers).
+void populateLoadStoreOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                       RewritePatternSet &patterns);
+
+/// tt.reduce: in-thread, across lanes by shuffles, across warps through
+/// shared scratch memory (offset from ttg-allocate-shared-memory).
+void populateReduceOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                    RewritePatternSet &patterns);
+
+/// Bytes of shared scratch memory `op` needs when lowered (0 if none).
+int64_t getScratchBytes(Operation *op);
+
+/// The address of `offset` bytes into the kernel's shared memory.
+Value getSharedMemoryAddress(OpBuilder &b, Location loc, Operation *from,
+                             const TargetInfoBase &targetInfo, int64_t offset);
+
+/// Registry of target infos, filled by each vendor backend.
+using TargetInfoFactory =
+    std::unique_ptr<TargetInfoBase> (*)(StringRef arch);
+void registerTargetInfo(StringRef backend, TargetInfoFactory factory);
+
+} // namespace mlir::tessera
+
+#endif // TESSERA_CONVERSION_TTGTOLLVM_PATTERNFAMILIES_H

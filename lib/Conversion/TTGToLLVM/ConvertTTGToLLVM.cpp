@@ -1,0 +1,95 @@
+//===- ConvertTTGToLLVM.cpp - the TTGIR -> LLVM dialect pass -----------------===//
+
+#include "tessera/Conversion/TTGToLLVM/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+
+namespace mlir::tessera {
+#define GEN_PASS_DEF_CONVERTTTGTOLLVM
+#define GEN_PASS_DEF_ALLOCATESHAREDMEMORY
+#include "tessera/Conversion/TTGToLLVM/Passes.h.inc"
+} // namespace mlir::tessera
+
+using namespace mlir;
+using namespace mlir::tessera;
+
+namespace {
+
+struct ConvertTTGToLLVMPass
+    : public mlir::tessera::impl::ConvertTTGToLLVMBase<ConvertTTGToLLVMPass> {
+  void runOnOperation() override {
+    // 1. Read the target and the number of warps from the module.
+    // 2. Convert types (tensors -> per-thread structs) and ops: tt/ttg ops by
+    //    Tessera's patterns, arith/math/cf by the upstream ones.
+    // 3. Fail on anything left: an op the GPU lowering does not support yet is
+    //    reported at its location.
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    auto target = module->getAttrOfType<StringAttr>("ttg.target");
+    if (!target) {
+      module.emitError("convert-ttg-to-llvm needs the module attribute ttg.target (e.g. \"cuda:90\")");
+      return signalPassFailure();
+    }
+    std::unique_ptr<TargetInfoBase> targetInfo = createTargetInfo(target.getValue());
+    if (!targetInfo) {
+      module.emitError() << "unknown target '" << target.getValue() << "'";
+      return signalPassFailure();
+    }
+    int numWarps = 4;
+    if (auto w = module->getAttrOfType<IntegerAttr>("ttg.num-warps"))
+      numWarps = w.getInt();
+
+    LowerToLLVMOptions options(ctx);
+    TesseraLLVMTypeConverter typeConverter(ctx, options, *targetInfo);
+    RewritePatternSet patterns(ctx);
+    populateFuncOpToLLVMPatterns(typeConverter, patterns, numWarps);
+    populateElementwiseOpToLLVMPatterns(typeConverter, patterns);
+    populateViewOpToLLVMPatterns(typeConverter, patterns);
+    populateLoadStoreOpToLLVMPatterns(typeConverter, patterns);
+    populateReduceOpToLLVMPatterns(typeConverter, patterns);
+    arith::populateArithToLLVMConversionPatterns(typeConverter, patterns);
+    populateMathToLLVMConversionPatterns(typeConverter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(typeConverter, patterns);
+
+    LLVMConversionTarget conversionTarget(*ctx);
+    conversionTarget.addLegalDialect<NVVM::NVVMDialect, ROCDL::ROCDLDialect>();
+    conversionTarget.addIllegalDialect<tt::TTDialect, ttg::TTGDialect, arith::ArithDialect,
+                                       math::MathDialect, cf::ControlFlowDialect>();
+    conversionTarget.addLegalOp<ModuleOp>();
+    if (failed(applyPartialConversion(module, conversionTarget, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+struct AllocateSharedMemoryPass
+    : public mlir::tessera::impl::AllocateSharedMemoryBase<AllocateSharedMemoryPass> {
+  void runOnOperation() override {
+    // 1. Ask every op how much scratch it needs when lowered.
+    // 2. Give each a disjoint 16-byte-aligned range; record the total.
+    // Does not reuse ranges of ops whose lifetimes do not overlap (the
+    // Allocation analysis will) nor handle shared memory of called functions.
+    ModuleOp module = getOperation();
+    auto i32 = IntegerType::get(&getContext(), 32);
+    int64_t total = 0;
+    module.walk([&](Operation *op) {
+      int64_t bytes = getScratchBytes(op);
+      if (bytes == 0)
+        return;
+      total = (total + 15) / 16 * 16;
+      op->setAttr("ttg.scratch_offset", IntegerAttr::get(i32, total));
+      total += bytes;
+    });
+    module->setAttr("ttg.shared", IntegerAttr::get(i32, total));
+  }
+};
+
+} // namespace

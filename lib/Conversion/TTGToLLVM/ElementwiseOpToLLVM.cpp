@@ -1,0 +1,376 @@
+//===- ElementwiseOpToLLVM.cpp - elementwise ops, per element ----------------===//
+//
+// arith and math ops on distributed tensors are applied to each element a
+// thread owns: the op is re-created on scalars, and those scalar ops are then
+// lowered by the upstream arith/math patterns in the same conversion. Math
+// functions go to the target's device math library (libdevice on NVIDIA);
+// half-precision inputs compute in f32.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+
+using namespace mlir;
+using namespace mlir::tessera;
+
+namespace {
+
+bool hasTensorOperandOrResult(Operation *op) {
+  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
+  return llvm::any_of(op->getOperandTypes(), isTensor) ||
+         llvm::any_of(op->getResultTypes(), isTensor);
+}
+
+/// Any arith/math op (no regions) on tensors: one scalar op per element.
+struct ScalarizeTensorOp : public ConversionPattern {
+  ScalarizeTensorOp(TesseraLLVMTypeConverter &tc, MLIRContext *ctx)
+      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/10, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    StringRef dialect = op->getName().getDialectNamespace();
+    if ((dialect != "arith" && dialect != "math") || op->getNumRegions() ||
+        !hasTensorOperandOrResult(op) || isa<arith::ConstantOp>(op) ||
+        op->getNumResults() != 1)
+      return failure();
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType)
+      return failure();
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    Location loc = op->getLoc();
+    int64_t n = getElemsPerThread(resultType);
+    SmallVector<SmallVector<Value>> elems;
+    for (Value v : operands)
+      elems.push_back(unpackOrSplat(rewriter, loc, v, n));
+    // Scalar ops work on the converted element types (e.g. !llvm.ptr for a
+    // select of pointers); the upstream patterns lower them afterwards.
+    Type scalarType = tc.convertElementType(resultType.getElementType());
+    SmallVector<Value> results;
+    for (int64_t i = 0; i < n; ++i) {
+      OperationState state(loc, op->getName());
+      for (auto &e : elems)
+        state.addOperands(e[i]);
+      state.addTypes(scalarType);
+      state.addAttributes(op->getAttrs());
+      Operation *scalar = rewriter.create(state);
+      results.push_back(scalar->getResult(0));
+    }
+    Type structType = tc.convertType(resultType);
+    rewriter.replaceOp(op, packStruct(rewriter, loc, structType, results));
+    return success();
+  }
+};
+
+/// arith.constant of a splat tensor: the scalar in every element.
+struct SplatConstantConversion : public ConvertOpToLLVMPattern<arith::ConstantOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type)
+      return failure();
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!splat)
+      return rewriter.notifyMatchFailure(op, "only splat tensor constants are supported");
+    Location loc = op.getLoc();
+    Type elt = getTypeConverter()->convertType(type.getElementType());
+    Attribute value = splat.getSplatValue<Attribute>();
+    if (auto f = dyn_cast<FloatAttr>(value); f && isa<IntegerType>(elt))
+      value = rewriter.getIntegerAttr(elt, f.getValue().bitcastToAPInt());
+    Value scalar = LLVM::ConstantOp::create(rewriter, loc, elt, cast<TypedAttr>(value));
+    int64_t n = getElemsPerThread(type);
+    SmallVector<Value> elems(n, scalar);
+    rewriter.replaceOp(op, packStruct(rewriter, loc, getTypeConverter()->convertType(type), elems));
+    return success();
+  }
+};
+
+/// math ops on f16/bf16/f32/f64 scalars through the device math library.
+template <typename OpTy>
+struct MathLibraryCall : public ConvertOpToLLVMPattern<OpTy> {
+  MathLibraryCall(TesseraLLVMTypeConverter &tc, StringRef name)
+      : ConvertOpToLLVMPattern<OpTy>(tc, /*benefit=*/2), name(name),
+        targetInfo(tc.getTargetInfo()) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op->getResult(0).getType();
+    if (!isa<FloatType>(type))
+      return failure();
+    Location loc = op.getLoc();
+    Type computeType = type;
+    if (type.getIntOrFloatBitWidth() < 32)
+      computeType = rewriter.getF32Type();
+    std::string fn = targetInfo.mathLibraryFunction(name, computeType);
+    if (fn.empty())
+      return failure();
+    SmallVector<Value> args;
+    for (Value v : adaptor.getOperands())
+      args.push_back(computeType == type ? v
+                                         : LLVM::FPExtOp::create(rewriter, loc, computeType, v).getResult());
+    SmallVector<Type> argTypes(args.size(), computeType);
+    auto module = op->template getParentOfType<ModuleOp>();
+    auto fnType = LLVM::LLVMFunctionType::get(computeType, argTypes);
+    if (!module.template lookupSymbol<LLVM::LLVMFuncOp>(fn)) {
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      LLVM::LLVMFuncOp::create(rewriter, loc, fn, fnType);
+    }
+    Value r = LLVM::CallOp::create(rewriter, loc, fnType, fn, args).getResult();
+    if (computeType != type)
+      r = LLVM::FPTruncOp::create(rewriter, loc, type, r);
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+  std::string name;
+  const TargetInfoBase &targetInfo;
+};
+
+/// Applies `fn` to the elements of the converted operands of `op` and packs
+/// the results into `resultType`'s converted type (or returns the scalar).
+template <typename Fn>
+Value mapElements(ConversionPatternRewriter &rewriter, Location loc,
+                  const TesseraLLVMTypeConverter &tc, Type resultType,
+                  ValueRange operands, Fn fn) {
+  auto tensorType = dyn_cast<RankedTensorType>(resultType);
+  if (!tensorType) {
+    SmallVector<Value> scalars(operands.begin(), operands.end());
+    return fn(scalars);
+  }
+  int64_t n = getElemsPerThread(tensorType);
+  SmallVector<SmallVector<Value>> elems;
+  for (Value v : operands)
+    elems.push_back(unpackOrSplat(rewriter, loc, v, n));
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < n; ++i) {
+    SmallVector<Value> scalars;
+    for (auto &e : elems)
+      scalars.push_back(e[i]);
+    results.push_back(fn(scalars));
+  }
+  return packStruct(rewriter, loc, tc.convertType(tensorType), results);
+}
+
+struct AddPtrConversion : public ConvertOpToLLVMPattern<tt::AddPtrOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    auto ptrType = cast<tt::PointerType>(getElementTypeOrSelf(op.getType()));
+    Type pointee = tc.convertElementType(ptrType.getPointeeType());
+    Type llvmPtr = tc.convertType(ptrType);
+    Value r = mapElements(rewriter, op.getLoc(), tc, op.getType(), adaptor.getOperands(),
+                          [&](ArrayRef<Value> e) -> Value {
+                            return LLVM::GEPOp::create(rewriter, op.getLoc(), llvmPtr, pointee,
+                                                       e[0], ValueRange{e[1]});
+                          });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+template <typename OpTy>
+struct CastLike : public ConvertOpToLLVMPattern<OpTy> {
+  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(this->getTypeConverter());
+    Location loc = op.getLoc();
+    Type dst = tc.convertElementType(op.getType());
+    Value r = mapElements(rewriter, loc, tc, op.getType(), adaptor.getOperands(),
+                          [&](ArrayRef<Value> e) -> Value {
+                            Value v = e[0];
+                            Type src = v.getType();
+                            if (src == dst)
+                              return v;
+                            if (isa<LLVM::LLVMPointerType>(src) && isa<IntegerType>(dst))
+                              return LLVM::PtrToIntOp::create(rewriter, loc, dst, v);
+                            if (isa<IntegerType>(src) && isa<LLVM::LLVMPointerType>(dst))
+                              return LLVM::IntToPtrOp::create(rewriter, loc, dst, v);
+                            return LLVM::BitcastOp::create(rewriter, loc, dst, v);
+                          });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct FpToFpConversion : public ConvertOpToLLVMPattern<tt::FpToFpOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::FpToFpOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    Type srcElt = getElementTypeOrSelf(op.getSrc().getType());
+    Type dstElt = getElementTypeOrSelf(op.getType());
+    if (srcElt.getIntOrFloatBitWidth() == 8 || dstElt.getIntOrFloatBitWidth() == 8)
+      return rewriter.notifyMatchFailure(op, "fp8 conversions are not lowered yet");
+    Location loc = op.getLoc();
+    bool rtz = op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ;
+    Type dst = tc.convertElementType(dstElt);
+    Value r = mapElements(rewriter, loc, tc, op.getType(), adaptor.getOperands(),
+                          [&](ArrayRef<Value> e) -> Value {
+                            unsigned sb = srcElt.getIntOrFloatBitWidth();
+                            unsigned db = dstElt.getIntOrFloatBitWidth();
+                            if (db > sb)
+                              return LLVM::FPExtOp::create(rewriter, loc, dst, e[0]);
+                            if (!rtz)
+                              return LLVM::FPTruncOp::create(rewriter, loc, dst, e[0]);
+                            // Round toward zero: truncate through cvt.rz.
+                            std::string mn = db == 16 ? (dstElt.isBF16() ? "bf16" : "f16") : "f32";
+                            std::string src = sb == 64 ? "f64" : "f32";
+                            std::string asmStr = "cvt.rz." + mn + "." + src + " $0, $1;";
+                            std::string c = std::string(db == 16 ? "=h" : "=r") + (sb == 64 ? ",d" : ",f");
+                            Type regTy = rewriter.getIntegerType(db);
+                            Value bits = LLVM::InlineAsmOp::create(
+                                             rewriter, loc, regTy, ValueRange{e[0]}, asmStr, c, false, false,
+                                             LLVM::tailcallkind::TailCallKind::None,
+                                             LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                                                       LLVM::AsmDialect::AD_ATT),
+                                             ArrayAttr())
+                                             .getResult(0);
+                            return LLVM::BitcastOp::create(rewriter, loc, dst, bits);
+                          });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct MulhiUIConversion : public ConvertOpToLLVMPattern<tt::MulhiUIOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::MulhiUIOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    Location loc = op.getLoc();
+    Value r = mapElements(rewriter, loc, tc, op.getType(), adaptor.getOperands(),
+                          [&](ArrayRef<Value> e) -> Value {
+                            auto t = cast<IntegerType>(e[0].getType());
+                            Type wide = rewriter.getIntegerType(t.getWidth() * 2);
+                            Value a = LLVM::ZExtOp::create(rewriter, loc, wide, e[0]);
+                            Value b = LLVM::ZExtOp::create(rewriter, loc, wide, e[1]);
+                            Value m = LLVM::MulOp::create(rewriter, loc, a, b);
+                            Value sh = LLVM::ConstantOp::create(rewriter, loc, wide,
+                                                                rewriter.getIntegerAttr(wide, t.getWidth()));
+                            Value hi = LLVM::LShrOp::create(rewriter, loc, m, sh);
+                            return LLVM::TruncOp::create(rewriter, loc, t, hi);
+                          });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+/// precise_sqrt / precise_divf through the library's correctly rounded calls.
+template <typename OpTy>
+struct PreciseMath : public ConvertOpToLLVMPattern<OpTy> {
+  PreciseMath(TesseraLLVMTypeConverter &tc, StringRef name)
+      : ConvertOpToLLVMPattern<OpTy>(tc), name(name), targetInfo(tc.getTargetInfo()) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(this->getTypeConverter());
+    Location loc = op.getLoc();
+    Type elt = tc.convertElementType(op.getType());
+    std::string fn = targetInfo.mathLibraryFunction(name, elt);
+    if (fn.empty())
+      return rewriter.notifyMatchFailure(op, "no correctly rounded library function for this type");
+    auto module = op->template getParentOfType<ModuleOp>();
+    SmallVector<Type> argTypes(adaptor.getOperands().size(), elt);
+    auto fnType = LLVM::LLVMFunctionType::get(elt, argTypes);
+    if (!module.template lookupSymbol<LLVM::LLVMFuncOp>(fn)) {
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      LLVM::LLVMFuncOp::create(rewriter, loc, fn, fnType);
+    }
+    Value r = mapElements(rewriter, loc, tc, op.getType(), adaptor.getOperands(),
+                          [&](ArrayRef<Value> e) -> Value {
+                            return LLVM::CallOp::create(rewriter, loc, fnType, fn, e).getResult();
+                          });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+  std::string name;
+  const TargetInfoBase &targetInfo;
+};
+
+struct ClampFConversion : public ConvertOpToLLVMPattern<tt::ClampFOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::ClampFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    Location loc = op.getLoc();
+    bool propagate = op.getPropagateNan() == tt::PropagateNan::ALL;
+    Value r = mapElements(rewriter, loc, tc, op.getType(), adaptor.getOperands(),
+                          [&](ArrayRef<Value> e) -> Value {
+                            if (propagate) {
+                              Value lo = LLVM::MaximumOp::create(rewriter, loc, e[0], e[1]);
+                              return LLVM::MinimumOp::create(rewriter, loc, lo, e[2]);
+                            }
+                            Value lo = LLVM::MaxNumOp::create(rewriter, loc, e[0], e[1]);
+                            return LLVM::MinNumOp::create(rewriter, loc, lo, e[2]);
+                          });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+struct ExternElementwiseConversion : public ConvertOpToLLVMPattern<tt::ExternElementwiseOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    Location loc = op.getLoc();
+    Type ret = tc.convertElementType(op.getType());
+    SmallVector<Type> argTypes;
+    for (Value v : op.getSrcs())
+      argTypes.push_back(tc.convertElementType(v.getType()));
+    auto fnType = LLVM::LLVMFunctionType::get(ret, argTypes);
+    StringRef fn = op.getSymbol();
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!module.lookupSymbol<LLVM::LLVMFuncOp>(fn)) {
+      OpBuilder::InsertionGuard g(rewriter);
+      rewriter.setInsertionPointToStart(module.getBody());
+      LLVM::LLVMFuncOp::create(rewriter, loc, fn, fnType);
+    }
+    Value r = mapElements(rewriter, loc, tc, op.getType(), adaptor.getOperands(),
+                          [&](ArrayRef<Value> e) -> Value {
+                            return LLVM::CallOp::create(rewriter, loc, fnType, fn, e).getResult();
+                          });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tessera::populateElementwiseOpToLLVMPatterns(
+    TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ScalarizeTensorOp>(typeConverter, ctx);
+  patterns.add<SplatConstantConversion, AddPtrConversion, FpToFpConversion,
+               MulhiUIConversion, ClampFConversion, ExternElementwiseConversion,
+               CastLike<tt::BitcastOp>, CastLike<tt::IntToPtrOp>,
+               CastLike<tt::PtrToIntOp>>(typeConverter);
+  patterns.add<PreciseMath<tt::PreciseSqrtOp>>(typeConverter, "precise_sqrt");
+  patterns.add<PreciseMath<tt::PreciseDivFOp>>(typeConverter, "precise_divf");
+  patterns.add<MathLibraryCall<math::ExpOp>>(typeConverter, "exp");
+  patterns.add<MathLibraryCall<math::Exp2Op>>(typeConverter, "exp2");
+  patterns.add<MathLibraryCall<math::LogOp>>(typeConverter, "log");
+  patterns.add<MathLibraryCall<math::Log2Op>>(typeConverter, "log2");
+  patterns.add<MathLibraryCall<math::SqrtOp>>(typeConverter, "sqrt");
+  patterns.add<MathLibraryCall<math::RsqrtOp>>(typeConverter, "rsqrt");
+  patterns.add<MathLibraryCall<math::SinOp>>(typeConverter, "sin");
+  patterns.add<MathLibraryCall<math::CosOp>>(typeConverter, "cos");
+  patterns.add<MathLibraryCall<math::ErfOp>>(typeConverter, "erf");
+  patterns.add<MathLibraryCall<math::TanhOp>>(typeConverter, "tanh");
+}

@@ -1,0 +1,144 @@
+//===- FuncOpToLLVM.cpp - functions, calls and program ids -------------------===//
+
+#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+
+using namespace mlir;
+using namespace mlir::tessera;
+
+namespace {
+
+/// The LLVM type a function with (non-empty) `results` returns: the one
+/// result, or a struct of them.
+Type packedResultType(const TypeConverter &tc, TypeRange results) {
+  SmallVector<Type> converted;
+  for (Type t : results)
+    converted.push_back(tc.convertType(t));
+  if (converted.size() == 1)
+    return converted[0];
+  return LLVM::LLVMStructType::getLiteral(results[0].getContext(), converted);
+}
+
+struct FuncOpConversion : public ConvertOpToLLVMPattern<tt::FuncOp> {
+  FuncOpConversion(TesseraLLVMTypeConverter &tc, int numWarps)
+      : ConvertOpToLLVMPattern(tc), numWarps(numWarps) {}
+
+  LogicalResult
+  matchAndRewrite(tt::FuncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    FunctionType type = op.getFunctionType();
+    TypeConverter::SignatureConversion sig(type.getNumInputs());
+    SmallVector<Type> argTypes;
+    for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+      Type c = tc.convertType(t);
+      if (!c)
+        return rewriter.notifyMatchFailure(op, "unsupported argument type");
+      sig.addInputs(i, c);
+      argTypes.push_back(c);
+    }
+    Type resultType =
+        type.getNumResults() == 0
+            ? Type(LLVM::LLVMVoidType::get(op.getContext()))
+            : packedResultType(tc, type.getResults());
+    auto fnType = LLVM::LLVMFunctionType::get(resultType, argTypes);
+    bool isKernel = op.isPublic() && !op.isNoInline();
+    auto newFunc = LLVM::LLVMFuncOp::create(
+        rewriter, op.getLoc(), op.getName(), fnType,
+        isKernel ? LLVM::Linkage::External : LLVM::Linkage::Internal);
+    if (isKernel)
+      tc.getTargetInfo().markAsKernel(newFunc, numWarps * tc.getTargetInfo().getWarpSize());
+    else
+      newFunc->setAttr("passthrough", rewriter.getArrayAttr({rewriter.getStringAttr("noinline")}));
+    rewriter.inlineRegionBefore(op.getBody(), newFunc.getBody(), newFunc.end());
+    if (failed(rewriter.convertRegionTypes(&newFunc.getBody(), tc, &sig)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  int numWarps;
+};
+
+struct ReturnOpConversion : public ConvertOpToLLVMPattern<tt::ReturnOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::ReturnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ValueRange values = adaptor.getSrcs();
+    if (values.empty()) {
+      rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange{});
+      return success();
+    }
+    if (values.size() == 1) {
+      rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, values[0]);
+      return success();
+    }
+    SmallVector<Type> types;
+    for (Value v : values)
+      types.push_back(v.getType());
+    auto st = LLVM::LLVMStructType::getLiteral(op.getContext(), types);
+    Value packed = packStruct(rewriter, op.getLoc(), st, values);
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, packed);
+    return success();
+  }
+};
+
+struct CallOpConversion : public ConvertOpToLLVMPattern<tt::CallOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::CallOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Type> results;
+    for (Type t : op.getResultTypes())
+      results.push_back(getTypeConverter()->convertType(t));
+    Type ret = results.empty() ? Type(LLVM::LLVMVoidType::get(op.getContext()))
+               : results.size() == 1
+                   ? results[0]
+                   : LLVM::LLVMStructType::getLiteral(op.getContext(), results);
+    SmallVector<Type> argTypes;
+    for (Value v : adaptor.getOperands())
+      argTypes.push_back(v.getType());
+    auto fnType = LLVM::LLVMFunctionType::get(ret, argTypes);
+    auto call = LLVM::CallOp::create(rewriter, loc, fnType, op.getCallee(),
+                                     adaptor.getOperands());
+    if (results.empty()) {
+      rewriter.eraseOp(op);
+    } else if (results.size() == 1) {
+      rewriter.replaceOp(op, call.getResult());
+    } else {
+      rewriter.replaceOp(op, unpackStruct(rewriter, loc, call.getResult()));
+    }
+    return success();
+  }
+};
+
+template <typename OpTy, bool numPrograms>
+struct ProgramIdConversion : public ConvertOpToLLVMPattern<OpTy> {
+  ProgramIdConversion(TesseraLLVMTypeConverter &tc)
+      : ConvertOpToLLVMPattern<OpTy>(tc), targetInfo(tc.getTargetInfo()) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int axis = static_cast<int>(op.getAxis());
+    Value v = numPrograms ? targetInfo.numPrograms(rewriter, op.getLoc(), axis)
+                          : targetInfo.programId(rewriter, op.getLoc(), axis);
+    rewriter.replaceOp(op, v);
+    return success();
+  }
+  const TargetInfoBase &targetInfo;
+};
+
+} // namespace
+
+void mlir::tessera::populateFuncOpToLLVMPatterns(
+    TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns,
+    int numWarps) {
+  patterns.add<FuncOpConversion>(typeConverter, numWarps);
+  patterns.add<ReturnOpConversion, CallOpConversion>(typeConverter);
+  patterns.add<ProgramIdConversion<tt::GetProgramIdOp, false>,
+               ProgramIdConversion<tt::GetNumProgramsOp, true>>(typeConverter);
+}

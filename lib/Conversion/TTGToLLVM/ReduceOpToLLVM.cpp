@@ -1,0 +1,290 @@
+//===- ReduceOpToLLVM.cpp - tt.reduce ---------------------------------------===//
+//
+// 1. In each thread, combine the registers that hold elements of the same
+//    output element (same coordinates once the axis is dropped), in register
+//    order.
+// 2. Across the lanes of a warp: a butterfly of shuffles over the lane bits
+//    that move along the axis.
+// 3. Across warps (when warp bits move along the axis): every warp writes its
+//    partial results to shared scratch memory, a barrier, and every thread
+//    combines the partials of its output elements.
+// The combine region is inlined at each step, so any combiner works.
+// Not handled: layouts whose lane or warp bits move along the axis and
+// another dim at once (reported as an error).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/IR/IRMapping.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+
+using namespace mlir;
+using namespace mlir::tessera;
+using ::tessera::LinearLayout;
+
+namespace {
+
+/// Lane/warp bits of `layout` along `axis`; fails if a bit moves along the
+/// axis and another dim.
+std::optional<SmallVector<int32_t>> axisBits(const LinearLayout &layout,
+                                             StringRef dim, int axis) {
+  SmallVector<int32_t> bits;
+  if (!layout.hasInDim(dim))
+    return bits;
+  for (int32_t b = 0; b < layout.getInDimSizeLog2(dim); ++b) {
+    const auto &v = layout.getBasis(dim, b);
+    if (v[axis] == 0)
+      continue;
+    for (size_t d = 0; d < v.size(); ++d)
+      if (static_cast<int>(d) != axis && v[d] != 0)
+        return std::nullopt;
+    bits.push_back(b);
+  }
+  return bits;
+}
+
+struct Reduction {
+  tt::ReduceOp op;
+  RankedTensorType srcType;
+  LinearLayout layout;
+  int axis;
+  SmallVector<int32_t> laneBits, warpBits;
+  /// Keys (coordinates with the axis set to 0) in first-appearance order.
+  SmallVector<SmallVector<int32_t>> keys;
+  /// For each register, the index of its key.
+  SmallVector<int32_t> keyOfRegister;
+};
+
+std::optional<Reduction> analyze(tt::ReduceOp op) {
+  auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
+  if (!supportsLinearLayout(srcType))
+    return std::nullopt;
+  Reduction r{op, srcType, toLinearLayout(srcType), static_cast<int>(op.getAxis()), {}, {}, {}, {}};
+  auto lanes = axisBits(r.layout, "lane", r.axis);
+  auto warps = axisBits(r.layout, "warp", r.axis);
+  if (!lanes || !warps)
+    return std::nullopt;
+  r.laneBits = *lanes;
+  r.warpBits = *warps;
+  for (SmallVector<int32_t> c : registerCoordinates(r.layout)) {
+    c[r.axis] = 0;
+    auto it = llvm::find(r.keys, c);
+    if (it == r.keys.end()) {
+      r.keyOfRegister.push_back(r.keys.size());
+      r.keys.push_back(c);
+    } else {
+      r.keyOfRegister.push_back(it - r.keys.begin());
+    }
+  }
+  return r;
+}
+
+/// Number of output elements (product of the non-axis dims).
+int64_t outputElements(const Reduction &r) {
+  int64_t n = 1;
+  for (int64_t d = 0; d < r.srcType.getRank(); ++d)
+    if (d != r.axis)
+      n *= r.srcType.getDimSize(d);
+  return n;
+}
+
+int64_t elementBytes(tt::ReduceOp op) {
+  int64_t bytes = 0;
+  for (Value v : op.getSrcs()) {
+    Type t = cast<RankedTensorType>(v.getType()).getElementType();
+    bytes += isa<tt::PointerType>(t) ? 8 : std::max<int64_t>(t.getIntOrFloatBitWidth() / 8, 1);
+  }
+  return bytes;
+}
+
+struct ReduceConversion : public ConvertOpToLLVMPattern<tt::ReduceOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  SmallVector<Value> combine(ConversionPatternRewriter &rewriter, tt::ReduceOp op,
+                             ArrayRef<Value> acc, ArrayRef<Value> cur) const {
+    Block &block = op.getCombineOp().front();
+    IRMapping map;
+    unsigned n = acc.size();
+    for (unsigned i = 0; i < n; ++i) {
+      map.map(block.getArgument(i), acc[i]);
+      map.map(block.getArgument(n + i), cur[i]);
+    }
+    for (Operation &inner : block.without_terminator())
+      rewriter.clone(inner, map);
+    SmallVector<Value> out;
+    for (Value v : block.getTerminator()->getOperands())
+      out.push_back(map.lookupOrDefault(v));
+    return out;
+  }
+
+  LogicalResult
+  matchAndRewrite(tt::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const TargetInfoBase &ti = tc.getTargetInfo();
+    Location loc = op.getLoc();
+    std::optional<Reduction> red = analyze(op);
+    if (!red)
+      return op.emitError("the GPU lowering cannot reduce along this layout yet");
+    unsigned numOperands = op.getSrcs().size();
+    // 1. In-thread.
+    SmallVector<SmallVector<Value>> regs; // [operand][register]
+    for (Value v : adaptor.getSrcs())
+      regs.push_back(unpackStruct(rewriter, loc, v));
+    SmallVector<SmallVector<Value>> acc(red->keys.size()); // [key][operand]
+    for (size_t r = 0; r < red->keyOfRegister.size(); ++r) {
+      SmallVector<Value> cur;
+      for (unsigned k = 0; k < numOperands; ++k)
+        cur.push_back(regs[k][r]);
+      auto &a = acc[red->keyOfRegister[r]];
+      a = a.empty() ? cur : combine(rewriter, op, a, cur);
+    }
+    // 2. Across lanes.
+    for (int32_t bit : red->laneBits)
+      for (auto &a : acc) {
+        SmallVector<Value> other;
+        for (Value v : a)
+          other.push_back(ti.shuffleXor(rewriter, loc, v, 1 << bit));
+        a = combine(rewriter, op, a, other);
+      }
+    // 3. Across warps, through shared memory.
+    if (!red->warpBits.empty()) {
+      auto offsetAttr = op->getAttrOfType<IntegerAttr>("ttg.scratch_offset");
+      if (!offsetAttr)
+        return op.emitError("reduction across warps needs shared memory; run ttg-allocate-shared-memory first");
+      int64_t nOut = outputElements(*red);
+      int64_t groups = int64_t(1) << red->warpBits.size();
+      auto [lane, warp] = laneAndWarp(rewriter, loc, ti);
+      // This warp's index among the warps along the axis.
+      Value group = i32Val(rewriter, loc, 0);
+      for (auto [i, bit] : llvm::enumerate(red->warpBits)) {
+        Value b = LLVM::AndOp::create(rewriter, loc,
+                                      LLVM::LShrOp::create(rewriter, loc, warp, i32Val(rewriter, loc, bit)),
+                                      i32Val(rewriter, loc, 1));
+        group = LLVM::OrOp::create(rewriter, loc, group,
+                                   LLVM::ShlOp::create(rewriter, loc, b, i32Val(rewriter, loc, i)));
+      }
+      // Flat index of each key's output element, from the thread's runtime
+      // coordinates (the axis coordinate is dropped).
+      SmallVector<SmallVector<Value>> coords = emitIndices(rewriter, loc, ti, red->srcType);
+      SmallVector<Value> flatOfKey(red->keys.size());
+      for (size_t r = 0; r < red->keyOfRegister.size(); ++r) {
+        int32_t key = red->keyOfRegister[r];
+        if (flatOfKey[key])
+          continue;
+        Value flat = i32Val(rewriter, loc, 0);
+        for (int64_t d = 0; d < red->srcType.getRank(); ++d) {
+          if (d == red->axis)
+            continue;
+          flat = LLVM::MulOp::create(rewriter, loc, flat,
+                                     i32Val(rewriter, loc, red->srcType.getDimSize(d)));
+          flat = LLVM::AddOp::create(rewriter, loc, flat, coords[r][d]);
+        }
+        flatOfKey[key] = flat;
+      }
+      Value base = getSharedMemoryAddress(rewriter, loc, op, ti, offsetAttr.getInt());
+      auto smemPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), ti.getSharedAddressSpace());
+      // Buffers, one per operand: [groups][nOut] elements.
+      SmallVector<Value> buffers;
+      int64_t byteOffset = 0;
+      for (unsigned k = 0; k < numOperands; ++k) {
+        Type elt = acc[0][k].getType();
+        buffers.push_back(LLVM::GEPOp::create(rewriter, loc, smemPtr, rewriter.getI8Type(), base,
+                                              ValueRange{i32Val(rewriter, loc, byteOffset)}));
+        int64_t bytes = isa<LLVM::LLVMPointerType>(elt) ? 8 : std::max<unsigned>(elt.getIntOrFloatBitWidth() / 8, 1);
+        byteOffset += groups * nOut * bytes;
+      }
+      ti.barrier(rewriter, loc);
+      for (size_t key = 0; key < acc.size(); ++key) {
+        Value idx = LLVM::AddOp::create(
+            rewriter, loc, LLVM::MulOp::create(rewriter, loc, group, i32Val(rewriter, loc, nOut)),
+            flatOfKey[key]);
+        for (unsigned k = 0; k < numOperands; ++k) {
+          Value v = acc[key][k];
+          Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, v.getType(), buffers[k], ValueRange{idx});
+          LLVM::StoreOp::create(rewriter, loc, v, p);
+        }
+      }
+      ti.barrier(rewriter, loc);
+      for (size_t key = 0; key < acc.size(); ++key) {
+        SmallVector<Value> total;
+        for (int64_t g = 0; g < groups; ++g) {
+          Value idx = LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, g * nOut), flatOfKey[key]);
+          SmallVector<Value> part;
+          for (unsigned k = 0; k < numOperands; ++k) {
+            Type t = acc[key][k].getType();
+            Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, t, buffers[k], ValueRange{idx});
+            part.push_back(LLVM::LoadOp::create(rewriter, loc, t, p));
+          }
+          total = total.empty() ? part : combine(rewriter, op, total, part);
+        }
+        acc[key] = total;
+      }
+      // The next use of this scratch (e.g. in a loop) must not overwrite it
+      // before every thread has read it.
+      ti.barrier(rewriter, loc);
+    }
+    // 4. Results.
+    SmallVector<Value> results;
+    for (unsigned k = 0; k < numOperands; ++k) {
+      Type resultType = op.getResult()[k].getType();
+      auto rt = dyn_cast<RankedTensorType>(resultType);
+      if (!rt) {
+        results.push_back(acc[0][k]);
+        continue;
+      }
+      if (!supportsLinearLayout(rt))
+        return op.emitError("unsupported result layout of a reduction");
+      SmallVector<Value> elems;
+      for (SmallVector<int32_t> c : registerCoordinates(toLinearLayout(rt))) {
+        c.insert(c.begin() + red->axis, 0);
+        auto it = llvm::find(red->keys, c);
+        if (it == red->keys.end())
+          return op.emitError("a reduction result element has no source in this thread");
+        elems.push_back(acc[it - red->keys.begin()][k]);
+      }
+      results.push_back(packStruct(rewriter, loc, tc.convertType(rt), elems));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+int64_t mlir::tessera::getScratchBytes(Operation *op) {
+  auto red = dyn_cast<tt::ReduceOp>(op);
+  if (!red)
+    return 0;
+  std::optional<Reduction> r = analyze(red);
+  if (!r || r->warpBits.empty())
+    return 0;
+  return (int64_t(1) << r->warpBits.size()) * outputElements(*r) * elementBytes(red);
+}
+
+Value mlir::tessera::getSharedMemoryAddress(OpBuilder &b, Location loc, Operation *from,
+                                            const TargetInfoBase &ti, int64_t offset) {
+  auto module = from->getParentOfType<ModuleOp>();
+  MLIRContext *ctx = b.getContext();
+  auto smemPtr = LLVM::LLVMPointerType::get(ctx, ti.getSharedAddressSpace());
+  StringRef name = "global_smem";
+  if (!module.lookupSymbol<LLVM::GlobalOp>(name)) {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto arrayTy = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
+    LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/false, LLVM::Linkage::External, name,
+                           Attribute(), /*alignment=*/16, ti.getSharedAddressSpace());
+  }
+  Value base = LLVM::AddressOfOp::create(b, loc, smemPtr, name);
+  if (offset == 0)
+    return base;
+  return LLVM::GEPOp::create(b, loc, smemPtr, b.getI8Type(), base,
+                             ValueRange{i32Val(b, loc, offset)});
+}
+
+void mlir::tessera::populateReduceOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                                   RewritePatternSet &patterns) {
+  patterns.add<ReduceConversion>(typeConverter);
+}

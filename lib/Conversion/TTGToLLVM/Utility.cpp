@@ -1,0 +1,209 @@
+//===- Utility.cpp - helpers shared by the TTGIR -> LLVM patterns ----------===//
+
+#include "tessera/Conversion/TTGToLLVM/Utility.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+
+using namespace mlir;
+using namespace mlir::tessera;
+using ::tessera::LinearLayout;
+
+//===----------------------------------------------------------------------===//
+// Type converter
+//===----------------------------------------------------------------------===//
+
+TesseraLLVMTypeConverter::TesseraLLVMTypeConverter(
+    MLIRContext *ctx, const LowerToLLVMOptions &options,
+    const TargetInfoBase &targetInfo)
+    : LLVMTypeConverter(ctx, options), targetInfo(targetInfo) {
+  addConversion([ctx](tt::PointerType type) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, type.getAddressSpace());
+  });
+  addConversion([ctx](FloatType type) -> std::optional<Type> {
+    if (type.getWidth() == 8)
+      return IntegerType::get(ctx, 8);
+    return std::nullopt; // the default conversion
+  });
+  addConversion([this](RankedTensorType type) -> std::optional<Type> {
+    if (!type.getEncoding())
+      return std::nullopt;
+    if (!supportsLinearLayout(type))
+      return Type(); // a layout the lowering does not handle yet: fail
+    Type elt = convertElementType(type.getElementType());
+    if (!elt)
+      return std::nullopt;
+    SmallVector<Type> fields(getElemsPerThread(type), elt);
+    return LLVM::LLVMStructType::getLiteral(type.getContext(), fields);
+  });
+}
+
+Type TesseraLLVMTypeConverter::convertElementType(Type type) const {
+  if (auto t = dyn_cast<RankedTensorType>(type))
+    type = t.getElementType();
+  return convertType(type);
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts and indices
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::tessera::getElemsPerThread(RankedTensorType type) {
+  return toLinearLayout(type).getInDimSize("register");
+}
+
+SmallVector<SmallVector<int32_t>>
+mlir::tessera::registerCoordinates(const LinearLayout &layout) {
+  int32_t n = layout.getInDimSize("register");
+  SmallVector<SmallVector<int32_t>> out;
+  SmallVector<LinearLayout::DimValue> ins;
+  for (const std::string &dim : layout.getInDimNames())
+    ins.push_back({dim, 0});
+  for (int32_t r = 0; r < n; ++r) {
+    for (auto &in : ins)
+      in.second = in.first == "register" ? r : 0;
+    SmallVector<int32_t> coords;
+    for (auto &[name, value] : layout.apply(ins))
+      coords.push_back(value);
+    out.push_back(coords);
+  }
+  return out;
+}
+
+std::pair<Value, Value>
+mlir::tessera::laneAndWarp(OpBuilder &b, Location loc,
+                           const TargetInfoBase &targetInfo) {
+  Value tid = targetInfo.threadId(b, loc);
+  int warpSize = targetInfo.getWarpSize();
+  Value lane = arith::AndIOp::create(b, loc, tid, i32Val(b, loc, warpSize - 1));
+  Value warp = arith::ShRUIOp::create(b, loc, tid,
+                                      i32Val(b, loc, llvm::Log2_32(warpSize)));
+  return {lane, warp};
+}
+
+SmallVector<SmallVector<Value>>
+mlir::tessera::emitIndices(OpBuilder &b, Location loc,
+                           const TargetInfoBase &targetInfo,
+                           RankedTensorType type) {
+  LinearLayout layout = toLinearLayout(type);
+  auto [lane, warp] = laneAndWarp(b, loc, targetInfo);
+  int64_t rank = type.getRank();
+  // The lane/warp part of every coordinate: XOR of the bases of the set bits.
+  SmallVector<Value> hw(rank, Value());
+  auto addBits = [&](StringRef dim, Value id) {
+    if (!layout.hasInDim(dim))
+      return;
+    for (int32_t bit = 0; bit < layout.getInDimSizeLog2(dim); ++bit) {
+      const LinearLayout::BasisVec &basis = layout.getBasis(dim, bit);
+      Value set = nullptr;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (basis[d] == 0)
+          continue;
+        if (!set)
+          set = arith::AndIOp::create(
+              b, loc,
+              arith::ShRUIOp::create(b, loc, id, i32Val(b, loc, bit)),
+              i32Val(b, loc, 1));
+        Value term = arith::MulIOp::create(b, loc, set, i32Val(b, loc, basis[d]));
+        hw[d] = hw[d] ? arith::XOrIOp::create(b, loc, hw[d], term).getResult()
+                      : term;
+      }
+    }
+  };
+  addBits("lane", lane);
+  addBits("warp", warp);
+  SmallVector<SmallVector<Value>> out;
+  for (const SmallVector<int32_t> &reg : registerCoordinates(layout)) {
+    SmallVector<Value> coords;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!hw[d])
+        coords.push_back(i32Val(b, loc, reg[d]));
+      else if (reg[d] == 0)
+        coords.push_back(hw[d]);
+      else
+        coords.push_back(
+            arith::XOrIOp::create(b, loc, hw[d], i32Val(b, loc, reg[d])));
+    }
+    out.push_back(coords);
+  }
+  return out;
+}
+
+std::optional<SmallVector<int32_t>>
+mlir::tessera::getRegisterPermutation(const LinearLayout &src,
+                                      const LinearLayout &dst,
+                                      ArrayRef<int32_t> dstDimToSrcDim) {
+  // Lanes and warps must own the same part of the tensor in both layouts:
+  // every lane/warp basis of dst, projected to src's dims, equals src's.
+  int32_t srcRank = src.getNumOutDims();
+  auto project = [&](const LinearLayout::BasisVec &v) {
+    SmallVector<int32_t> p(srcRank, 0);
+    for (size_t d = 0; d < v.size(); ++d)
+      if (dstDimToSrcDim[d] >= 0)
+        p[dstDimToSrcDim[d]] = v[d];
+    return p;
+  };
+  for (StringRef dim : {"lane", "warp", "block"}) {
+    int32_t bits = dst.hasInDim(dim) ? dst.getInDimSizeLog2(dim) : 0;
+    int32_t srcBits = src.hasInDim(dim) ? src.getInDimSizeLog2(dim) : 0;
+    if (bits != srcBits)
+      return std::nullopt;
+    for (int32_t bit = 0; bit < bits; ++bit) {
+      SmallVector<int32_t> want = project(dst.getBasis(dim, bit));
+      const LinearLayout::BasisVec &have = src.getBasis(dim, bit);
+      if (!llvm::equal(want, have))
+        return std::nullopt;
+    }
+  }
+  // Each dst register's element must be one of src's registers.
+  SmallVector<SmallVector<int32_t>> srcRegs = registerCoordinates(src);
+  SmallVector<int32_t> perm;
+  for (const SmallVector<int32_t> &dstReg : registerCoordinates(dst)) {
+    LinearLayout::BasisVec v(dstReg.begin(), dstReg.end());
+    SmallVector<int32_t> want = project(v);
+    auto it = llvm::find(srcRegs, want);
+    if (it == srcRegs.end())
+      return std::nullopt;
+    perm.push_back(static_cast<int32_t>(it - srcRegs.begin()));
+  }
+  return perm;
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+Value mlir::tessera::packStruct(OpBuilder &b, Location loc, Type structType,
+                                ValueRange elements) {
+  Value s = LLVM::UndefOp::create(b, loc, structType);
+  for (auto [i, v] : llvm::enumerate(elements))
+    s = LLVM::InsertValueOp::create(b, loc, s, v, i);
+  return s;
+}
+
+SmallVector<Value> mlir::tessera::unpackStruct(OpBuilder &b, Location loc,
+                                               Value value) {
+  auto st = dyn_cast<LLVM::LLVMStructType>(value.getType());
+  if (!st)
+    return {value};
+  SmallVector<Value> out;
+  for (unsigned i = 0; i < st.getBody().size(); ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, value, i));
+  return out;
+}
+
+SmallVector<Value> mlir::tessera::unpackOrSplat(OpBuilder &b, Location loc,
+                                                Value value, int64_t count) {
+  if (isa<LLVM::LLVMStructType>(value.getType()))
+    return unpackStruct(b, loc, value);
+  return SmallVector<Value>(count, value);
+}
+
+Value mlir::tessera::i32Val(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+
+Value mlir::tessera::intVal(OpBuilder &b, Location loc, Type type,
+                            int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, type, value);
+}

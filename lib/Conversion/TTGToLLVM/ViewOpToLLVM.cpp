@@ -1,0 +1,155 @@
+//===- ViewOpToLLVM.cpp - index creation and shape ops -----------------------===//
+//
+// make_range and splat build each thread's elements directly. broadcast,
+// expand_dims, reshape, trans and convert_layout are register permutations
+// when every thread already holds the elements it needs in the new layout
+// (getRegisterPermutation decides it from the LinearLayouts); conversions
+// that move data between threads go through shared memory (not lowered
+// here yet: such ops fail to legalize with a diagnostic).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+
+using namespace mlir;
+using namespace mlir::tessera;
+using ::tessera::LinearLayout;
+
+namespace {
+
+const TesseraLLVMTypeConverter &tesseraTC(const TypeConverter *tc) {
+  return *static_cast<const TesseraLLVMTypeConverter *>(tc);
+}
+
+struct MakeRangeConversion : public ConvertOpToLLVMPattern<tt::MakeRangeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::MakeRangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = tesseraTC(getTypeConverter());
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    if (!supportsLinearLayout(type))
+      return rewriter.notifyMatchFailure(op, "unsupported layout");
+    auto indices = emitIndices(rewriter, loc, tc.getTargetInfo(), type);
+    int32_t start = static_cast<int32_t>(op.getStart());
+    SmallVector<Value> elems;
+    for (auto &idx : indices)
+      elems.push_back(start == 0 ? idx[0]
+                                 : LLVM::AddOp::create(rewriter, loc, idx[0],
+                                                       i32Val(rewriter, loc, start))
+                                       .getResult());
+    rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(type), elems));
+    return success();
+  }
+};
+
+struct SplatConversion : public ConvertOpToLLVMPattern<tt::SplatOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getType();
+    Type st = getTypeConverter()->convertType(type);
+    if (!st)
+      return rewriter.notifyMatchFailure(op, "unsupported layout");
+    SmallVector<Value> elems(getElemsPerThread(type), adaptor.getSrc());
+    rewriter.replaceOp(op, packStruct(rewriter, op.getLoc(), st, elems));
+    return success();
+  }
+};
+
+/// Shared by ops whose result holds, in each thread, elements the source
+/// already holds in the same thread. `dstDimToSrcDim[i]` is the source dim
+/// of result dim i (-1 for a new size-1 dim).
+LogicalResult rewriteAsRegisterPermutation(Operation *op, Value src,
+                                           RankedTensorType srcType,
+                                           RankedTensorType dstType,
+                                           ArrayRef<int32_t> dstDimToSrcDim,
+                                           const TypeConverter *tc,
+                                           ConversionPatternRewriter &rewriter) {
+  if (!supportsLinearLayout(srcType) || !supportsLinearLayout(dstType))
+    return rewriter.notifyMatchFailure(op, "unsupported layout");
+  std::optional<SmallVector<int32_t>> perm = getRegisterPermutation(
+      toLinearLayout(srcType), toLinearLayout(dstType), dstDimToSrcDim);
+  if (!perm)
+    return op->emitError("this change of layout moves data between threads, "
+                         "which the GPU lowering does not support yet");
+  Location loc = op->getLoc();
+  SmallVector<Value> elems = unpackStruct(rewriter, loc, src);
+  SmallVector<Value> out;
+  for (int32_t r : *perm)
+    out.push_back(elems[r]);
+  rewriter.replaceOp(op, packStruct(rewriter, loc, tc->convertType(dstType), out));
+  return success();
+}
+
+struct BroadcastConversion : public ConvertOpToLLVMPattern<tt::BroadcastOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSrc().getType(), dst = op.getType();
+    // Result coordinates along broadcast dims map to coordinate 0 of the
+    // source: compare with those dims dropped.
+    SmallVector<int32_t> map;
+    for (int64_t d = 0; d < dst.getRank(); ++d)
+      map.push_back(src.getDimSize(d) == 1 && dst.getDimSize(d) != 1 ? -1 : d);
+    return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
+                                        getTypeConverter(), rewriter);
+  }
+};
+
+struct ExpandDimsConversion : public ConvertOpToLLVMPattern<tt::ExpandDimsOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::ExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSrc().getType(), dst = op.getType();
+    int32_t axis = static_cast<int32_t>(op.getAxis());
+    SmallVector<int32_t> map;
+    for (int32_t d = 0; d < dst.getRank(); ++d)
+      map.push_back(d == axis ? -1 : (d < axis ? d : d - 1));
+    return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
+                                        getTypeConverter(), rewriter);
+  }
+};
+
+struct TransConversion : public ConvertOpToLLVMPattern<tt::TransOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<int32_t> map(op.getOrder().begin(), op.getOrder().end());
+    return rewriteAsRegisterPermutation(op, adaptor.getSrc(), op.getSrc().getType(),
+                                        op.getType(), map, getTypeConverter(), rewriter);
+  }
+};
+
+struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayoutOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ttg::ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto src = cast<RankedTensorType>(op.getSrc().getType());
+    auto dst = cast<RankedTensorType>(op.getType());
+    SmallVector<int32_t> map;
+    for (int32_t d = 0; d < dst.getRank(); ++d)
+      map.push_back(d);
+    return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
+                                        getTypeConverter(), rewriter);
+  }
+};
+
+} // namespace
+
+void mlir::tessera::populateViewOpToLLVMPatterns(
+    TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns) {
+  patterns.add<MakeRangeConversion, SplatConversion, BroadcastConversion,
+               ExpandDimsConversion, TransConversion, ConvertLayoutConversion>(
+      typeConverter);
+}

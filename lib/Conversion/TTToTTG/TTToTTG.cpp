@@ -1,0 +1,432 @@
+//===- TTToTTG.cpp - give every tensor a distributed layout ------------------===//
+
+#include "tessera/Conversion/TTToTTG/Passes.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+
+namespace mlir::tessera {
+#define GEN_PASS_DEF_CONVERTTTTOTTG
+#include "tessera/Conversion/TTToTTG/Passes.h.inc"
+} // namespace mlir::tessera
+
+using namespace mlir;
+using namespace mlir::tessera;
+
+ttg::BlockedEncodingAttr mlir::tessera::getDefaultBlockedEncoding(
+    MLIRContext *ctx, ArrayRef<int64_t> shape, int numWarps, int threadsPerWarp) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> order, sizePerThread(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  for (int d = rank - 1; d >= 0; --d)
+    order.push_back(d);
+  int64_t lanes = threadsPerWarp;
+  for (unsigned d : order) {
+    int64_t t = std::clamp<int64_t>(lanes, 1, std::max<int64_t>(shape[d], 1));
+    tpw[d] = t;
+    lanes /= t;
+  }
+  tpw[order.back()] *= lanes;
+  int64_t warps = numWarps;
+  for (unsigned d : order) {
+    int64_t room = std::max<int64_t>(shape[d] / tpw[d], 1);
+    int64_t w = std::clamp<int64_t>(warps, 1, room);
+    wpc[d] = w;
+    warps /= w;
+  }
+  wpc[order.back()] *= warps;
+  return ttg::BlockedEncodingAttr::get(ctx, sizePerThread, tpw, wpc, order,
+                                       ttg::CTALayoutAttr::getDefault(ctx, rank));
+}
+
+namespace {
+
+RankedTensorType withEncoding(RankedTensorType t, Attribute enc) {
+  return RankedTensorType::get(t.getShape(), t.getElementType(), enc);
+}
+
+class LayoutAssigner {
+public:
+  LayoutAssigner(MLIRContext *ctx, int numWarps, int threadsPerWarp)
+      : ctx(ctx), numWarps(numWarps), threadsPerWarp(threadsPerWarp) {}
+
+  Attribute defaultFor(ArrayRef<int64_t> shape) {
+    return getDefaultBlockedEncoding(ctx, shape, numWarps, threadsPerWarp);
+  }
+
+  Type defaultType(Type t) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    if (!rt || rt.getEncoding())
+      return t;
+    return withEncoding(rt, defaultFor(rt.getShape()));
+  }
+
+  /// Makes `op`'s operand `i` have type `want`, inserting a convert_layout.
+  void require(Operation *op, unsigned i, Type want) {
+    Value v = op->getOperand(i);
+    if (v.getType() == want)
+      return;
+    OpBuilder b(op);
+    Value c = ttg::ConvertLayoutOp::create(b, op->getLoc(), want, v);
+    op->setOperand(i, c);
+  }
+
+  void requireAll(Operation *op, Attribute enc, unsigned from = 0) {
+    for (unsigned i = from; i < op->getNumOperands(); ++i)
+      if (auto t = dyn_cast<RankedTensorType>(op->getOperand(i).getType()))
+        require(op, i, withEncoding(t, enc));
+  }
+
+  static void setResult(Operation *op, unsigned i, Type t) { op->getResult(i).setType(t); }
+
+  Attribute encodingOf(Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t ? t.getEncoding() : Attribute();
+  }
+
+  /// Gives the function's tensor arguments and results default layouts.
+  void assignSignature(tt::FuncOp func) {
+    FunctionType type = func.getFunctionType();
+    SmallVector<Type> ins, outs;
+    for (Type t : type.getInputs())
+      ins.push_back(defaultType(t));
+    for (Type t : type.getResults())
+      outs.push_back(defaultType(t));
+    func.setFunctionType(FunctionType::get(ctx, ins, outs));
+    if (!func.isExternal())
+      for (auto [arg, t] : llvm::zip(func.getBody().front().getArguments(), ins))
+        arg.setType(t);
+    // Other blocks' arguments (cf control flow) take default layouts.
+    if (!func.isExternal())
+      for (Block &blk : llvm::drop_begin(func.getBody()))
+        for (BlockArgument a : blk.getArguments())
+          a.setType(defaultType(a.getType()));
+  }
+
+  void assign(Operation *op) {
+    // Results of ops whose layout follows from their operands.
+    if (auto e = dyn_cast<tt::ExpandDimsOp>(op)) {
+      Attribute parent = nullptr;
+      if (auto s = dyn_cast_or_null<ttg::SliceEncodingAttr>(encodingOf(e.getSrc())))
+        if (s.getDim() == e.getAxis())
+          parent = s.getParent();
+      if (!parent)
+        parent = defaultFor(e.getType().getShape());
+      setResult(op, 0, withEncoding(e.getType(), parent));
+      auto dist = cast<ttg::DistributedEncodingTrait>(parent);
+      require(op, 0, withEncoding(e.getSrc().getType(),
+                                  ttg::SliceEncodingAttr::get(ctx, e.getAxis(), dist)));
+      return;
+    }
+    if (auto bc = dyn_cast<tt::BroadcastOp>(op)) {
+      Attribute enc = defaultFor(bc.getType().getShape());
+      setResult(op, 0, withEncoding(bc.getType(), enc));
+      requireAll(op, enc);
+      return;
+    }
+    if (auto red = dyn_cast<tt::ReduceOp>(op)) {
+      Attribute enc = encodingOf(red.getSrcs()[0]);
+      requireAll(op, enc);
+      auto dist = cast<ttg::DistributedEncodingTrait>(enc);
+      for (OpResult r : op->getResults())
+        if (auto t = dyn_cast<RankedTensorType>(r.getType()))
+          r.setType(withEncoding(t, ttg::SliceEncodingAttr::get(ctx, red.getAxis(), dist)));
+      return;
+    }
+    if (auto scan = dyn_cast<tt::ScanOp>(op)) {
+      Attribute enc = encodingOf(scan.getSrcs()[0]);
+      requireAll(op, enc);
+      for (OpResult r : op->getResults())
+        r.setType(withEncoding(cast<RankedTensorType>(r.getType()), enc));
+      return;
+    }
+    if (auto trans = dyn_cast<tt::TransOp>(op)) {
+      if (auto b = dyn_cast_or_null<ttg::BlockedEncodingAttr>(encodingOf(trans.getSrc()))) {
+        ArrayRef<int32_t> perm = trans.getOrder();
+        SmallVector<unsigned> spt, tpw, wpc, order, inv(perm.size());
+        for (auto [i, p] : llvm::enumerate(perm)) {
+          spt.push_back(b.getSizePerThread()[p]);
+          tpw.push_back(b.getThreadsPerWarp()[p]);
+          wpc.push_back(b.getWarpsPerCTA()[p]);
+          inv[p] = i;
+        }
+        for (unsigned o : b.getOrder())
+          order.push_back(inv[o]);
+        auto enc = ttg::BlockedEncodingAttr::get(ctx, spt, tpw, wpc, order,
+                                                 ttg::CTALayoutAttr::getDefault(ctx, perm.size()));
+        setResult(op, 0, withEncoding(trans.getType(), enc));
+        return;
+      }
+      setResult(op, 0, defaultType(trans.getType()));
+      return;
+    }
+    if (auto call = dyn_cast<tt::CallOp>(op)) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<tt::FuncOp>(op, call.getCalleeAttr());
+      FunctionType ft = callee.getFunctionType();
+      for (unsigned i = 0; i < op->getNumOperands(); ++i)
+        require(op, i, ft.getInput(i));
+      for (auto [r, t] : llvm::zip(op->getResults(), ft.getResults()))
+        r.setType(t);
+      return;
+    }
+    if (auto ret = dyn_cast<tt::ReturnOp>(op)) {
+      FunctionType ft = op->getParentOfType<tt::FuncOp>().getFunctionType();
+      for (unsigned i = 0; i < op->getNumOperands(); ++i)
+        require(op, i, ft.getResult(i));
+      return;
+    }
+    if (auto br = dyn_cast<cf::BranchOp>(op)) {
+      for (unsigned i = 0; i < op->getNumOperands(); ++i)
+        require(op, i, br.getDest()->getArgument(i).getType());
+      return;
+    }
+    if (auto cbr = dyn_cast<cf::CondBranchOp>(op)) {
+      unsigned base = 1;
+      for (unsigned i = 0; i < cbr.getTrueDestOperands().size(); ++i)
+        require(op, base + i, cbr.getTrueDest()->getArgument(i).getType());
+      base += cbr.getTrueDestOperands().size();
+      for (unsigned i = 0; i < cbr.getFalseDestOperands().size(); ++i)
+        require(op, base + i, cbr.getFalseDest()->getArgument(i).getType());
+      return;
+    }
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      for (auto [init, arg, res] : llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs(),
+                                             forOp.getResults())) {
+        arg.setType(init.getType());
+        res.setType(init.getType());
+      }
+      return;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      for (OpResult r : ifOp.getResults())
+        r.setType(defaultType(r.getType()));
+      return;
+    }
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+      for (auto [init, arg] : llvm::zip(whileOp.getInits(), whileOp.getBeforeArguments()))
+        arg.setType(init.getType());
+      for (auto [i, r] : llvm::enumerate(whileOp.getResults())) {
+        Type t = defaultType(r.getType());
+        if (i < whileOp.getInits().size() &&
+            cast<ShapedType>(whileOp.getInits()[i].getType()).getShape() ==
+                cast<ShapedType>(r.getType()).getShape())
+          t = whileOp.getInits()[i].getType();
+        r.setType(t);
+        whileOp.getAfterArguments()[i].setType(t);
+      }
+      return;
+    }
+    if (auto y = dyn_cast<scf::YieldOp>(op)) {
+      Operation *parent = op->getParentOp();
+      if (isa<scf::ForOp, scf::IfOp>(parent)) {
+        for (unsigned i = 0; i < op->getNumOperands(); ++i)
+          require(op, i, parent->getResult(i).getType());
+      } else if (auto w = dyn_cast<scf::WhileOp>(parent)) {
+        for (unsigned i = 0; i < op->getNumOperands(); ++i)
+          require(op, i, w.getBeforeArguments()[i].getType());
+      }
+      return;
+    }
+    if (auto c = dyn_cast<scf::ConditionOp>(op)) {
+      auto w = cast<scf::WhileOp>(op->getParentOp());
+      for (unsigned i = 1; i < op->getNumOperands(); ++i)
+        require(op, i, w.getAfterArguments()[i - 1].getType());
+      return;
+    }
+    if (isa<tt::ReduceReturnOp, tt::ScanReturnOp>(op))
+      return;
+    // Everything else: tensor results take the default layout of their shape,
+    // tensor operands of the same shape are brought to it.
+    Attribute enc;
+    for (OpResult r : op->getResults()) {
+      auto t = dyn_cast<RankedTensorType>(r.getType());
+      if (!t || t.getEncoding())
+        continue;
+      Attribute e = defaultFor(t.getShape());
+      r.setType(withEncoding(t, e));
+      if (!enc)
+        enc = e;
+    }
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      auto t = dyn_cast<RankedTensorType>(op->getOperand(i).getType());
+      if (!t)
+        continue;
+      require(op, i, withEncoding(t, defaultFor(t.getShape())));
+    }
+    // A tensor constant's value carries the type too.
+    if (auto cst = dyn_cast<arith::ConstantOp>(op))
+      if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
+        cst.setValueAttr(dense.reshape(cast<ShapedType>(cst.getType())));
+  }
+
+private:
+  MLIRContext *ctx;
+  int numWarps, threadsPerWarp;
+};
+
+/// Recomputes the source of convert_layout ops in the target layout when it
+/// is cheap, so that the convert disappears.
+class Rematerializer {
+public:
+  explicit Rematerializer(MLIRContext *ctx) : ctx(ctx) {}
+
+  /// `v` recomputed with `enc`, or null when that is not cheap.
+  Value rematerialize(Value v, Attribute enc, OpBuilder &b, int depth = 0) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getEncoding() == enc)
+      return v;
+    if (depth > 16)
+      return {};
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumResults() != 1 || def->getNumRegions())
+      return {};
+    auto newType = withEncoding(t, enc);
+    auto cache = cacheOf(v, enc);
+    if (cache)
+      return cache;
+    if (auto c = dyn_cast<ttg::ConvertLayoutOp>(def))
+      return remember(v, enc, rematerialize(c.getSrc(), enc, b, depth + 1));
+    SmallVector<Value> operands;
+    bool ok = true;
+    auto need = [&](Value operand, Attribute want) {
+      Value r = rematerialize(operand, want, b, depth + 1);
+      if (!r)
+        ok = false;
+      operands.push_back(r);
+    };
+    if (auto e = dyn_cast<tt::ExpandDimsOp>(def)) {
+      auto dist = dyn_cast<ttg::DistributedEncodingTrait>(enc);
+      if (!dist)
+        return {};
+      need(e.getSrc(), ttg::SliceEncodingAttr::get(ctx, e.getAxis(), dist));
+    } else if (isa<tt::BroadcastOp>(def)) {
+      need(def->getOperand(0), enc);
+    } else if (isa<tt::MakeRangeOp, tt::SplatOp, arith::ConstantOp>(def) ||
+               isElementwise(def) || isSingleUseLoad(def)) {
+      for (Value o : def->getOperands()) {
+        auto ot = dyn_cast<RankedTensorType>(o.getType());
+        if (!ot) {
+          operands.push_back(o);
+          continue;
+        }
+        need(o, enc);
+      }
+    } else {
+      return {};
+    }
+    if (!ok)
+      return {};
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(def);
+    // Operands may be defined after `def` only if they were created now; they
+    // are placed right before `def` too, so dominance holds.
+    Operation *clone = b.clone(*def);
+    clone->setOperands(operands);
+    clone->getResult(0).setType(newType);
+    if (auto cst = dyn_cast<arith::ConstantOp>(clone))
+      if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
+        cst.setValueAttr(dense.reshape(newType));
+    return remember(v, enc, clone->getResult(0));
+  }
+
+  void run(ModuleOp module) {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      cache.clear(); // clones may be erased below as dead code
+      SmallVector<ttg::ConvertLayoutOp> converts;
+      module.walk([&](ttg::ConvertLayoutOp c) { converts.push_back(c); });
+      for (ttg::ConvertLayoutOp c : converts) {
+        auto dst = cast<RankedTensorType>(c.getType());
+        if (c.getSrc().getType() == dst) {
+          c.getResult().replaceAllUsesWith(c.getSrc());
+          c.erase();
+          changed = true;
+          continue;
+        }
+        OpBuilder b(c);
+        if (Value r = rematerialize(c.getSrc(), dst.getEncoding(), b)) {
+          c.getResult().replaceAllUsesWith(r);
+          c.erase();
+          changed = true;
+        }
+      }
+      // Drop ops that became dead.
+      SmallVector<Operation *> dead;
+      module.walk([&](Operation *op) {
+        if (op->use_empty() && op->getNumResults() && isPure(op))
+          dead.push_back(op);
+      });
+      for (Operation *op : llvm::reverse(dead))
+        if (op->use_empty())
+          op->erase();
+    }
+  }
+
+private:
+  static bool isPure(Operation *op) {
+    return isa<tt::MakeRangeOp, tt::SplatOp, arith::ConstantOp, tt::ExpandDimsOp,
+               tt::BroadcastOp, ttg::ConvertLayoutOp>(op) ||
+           isElementwise(op) || (isa<tt::LoadOp>(op) && !cast<tt::LoadOp>(op).getIsVolatile());
+  }
+  static bool isElementwise(Operation *op) {
+    StringRef d = op->getName().getDialectNamespace();
+    if ((d == "arith" || d == "math") && !isa<arith::ConstantOp>(op))
+      return true;
+    return isa<tt::AddPtrOp, tt::BitcastOp, tt::FpToFpOp, tt::IntToPtrOp, tt::PtrToIntOp,
+               tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::MulhiUIOp>(op) ||
+           (isa<tt::ExternElementwiseOp>(op) && cast<tt::ExternElementwiseOp>(op).getPure());
+  }
+  static bool isSingleUseLoad(Operation *op) {
+    auto load = dyn_cast<tt::LoadOp>(op);
+    return load && load->hasOneUse() && !load.getIsVolatile() &&
+           isa<RankedTensorType>(load.getPtr().getType());
+  }
+  Value cacheOf(Value v, Attribute enc) {
+    auto it = cache.find({v.getAsOpaquePointer(), enc.getAsOpaquePointer()});
+    return it == cache.end() ? Value() : it->second;
+  }
+  Value remember(Value v, Attribute enc, Value r) {
+    if (r)
+      cache[{v.getAsOpaquePointer(), enc.getAsOpaquePointer()}] = r;
+    return r;
+  }
+  MLIRContext *ctx;
+  llvm::DenseMap<std::pair<void *, const void *>, Value> cache;
+};
+
+struct ConvertTTToTTGPass : public mlir::tessera::impl::ConvertTTToTTGBase<ConvertTTToTTGPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    // 1. Record the launch configuration on the module.
+    // 2. Give function signatures and cf block arguments default layouts.
+    // 3. Walk every op in order and give its results layouts (rules above),
+    //    inserting convert_layout where an operand must change layout.
+    // 4. Remove converts whose source is cheap to recompute.
+    // Not handled: dot operand layouts (the dot lowering adds them), layouts
+    // chosen for memory coalescing (a later pass using AxisInfo).
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (numWarps < 1 || (numWarps & (numWarps - 1))) {
+      module.emitError() << "num-warps must be a power of two, got " << numWarps;
+      return signalPassFailure();
+    }
+    auto i32 = IntegerType::get(ctx, 32);
+    module->setAttr("ttg.num-warps", IntegerAttr::get(i32, numWarps));
+    module->setAttr("ttg.num-ctas", IntegerAttr::get(i32, numCTAs));
+    module->setAttr("ttg.threads-per-warp", IntegerAttr::get(i32, threadsPerWarp));
+    module->setAttr("ttg.target", StringAttr::get(ctx, target));
+    LayoutAssigner assigner(ctx, numWarps, threadsPerWarp);
+    module.walk([&](tt::FuncOp f) { assigner.assignSignature(f); });
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<ModuleOp, tt::FuncOp>(op))
+        return;
+      assigner.assign(op);
+    });
+    Rematerializer(ctx).run(module);
+  }
+};
+
+} // namespace

@@ -1,0 +1,306 @@
+//===- TargetInfo.cpp - NVIDIA specifics of the TTGIR -> LLVM lowering -------===//
+//
+// Special registers and barriers through NVVM ops, predicated global memory
+// access through inline PTX (a false predicate touches no memory), warp
+// shuffles through nvvm.shfl.sync, math through libdevice (__nv_*), printf
+// through vprintf and assertions through __assertfail.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+#include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+
+namespace {
+
+Value i32(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(v));
+}
+
+/// "b16"/"b32"/"b64" and the inline-asm constraint letter for a width.
+std::pair<const char *, const char *> ptxRegister(unsigned bits) {
+  switch (bits) {
+  case 8:
+  case 16:
+    return {"b16", "h"};
+  case 32:
+    return {"b32", "r"};
+  default:
+    return {"b64", "l"};
+  }
+}
+
+LLVM::LLVMFuncOp declareFunction(OpBuilder &b, Location loc, Operation *from,
+                                 StringRef name, LLVM::LLVMFunctionType type) {
+  auto module = from->getParentOfType<ModuleOp>();
+  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return f;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, loc, name, type);
+}
+
+/// A private constant global holding `text` (NUL-terminated); returns its
+/// address as a generic pointer.
+Value globalString(OpBuilder &b, Location loc, Operation *from, StringRef prefix,
+                   StringRef text) {
+  auto module = from->getParentOfType<ModuleOp>();
+  std::string contents = text.str();
+  contents.push_back('\0');
+  auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), contents.size());
+  std::string name;
+  for (unsigned i = 0;; ++i) {
+    name = (prefix + "_" + std::to_string(i)).str();
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing)
+      break;
+    if (auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull()))
+      if (value.getValue() == contents)
+        break;
+  }
+  if (!module.lookupSymbol<LLVM::GlobalOp>(name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, name,
+                           b.getStringAttr(contents));
+  }
+  auto ptrTy = LLVM::LLVMPointerType::get(b.getContext());
+  Value addr = LLVM::AddressOfOp::create(b, loc, ptrTy, name);
+  return addr;
+}
+
+class NVIDIATargetInfo : public mlir::tessera::TargetInfoBase {
+public:
+  explicit NVIDIATargetInfo(int cc) : cc(cc) {}
+
+  int getWarpSize() const override { return 32; }
+  unsigned getGlobalAddressSpace() const override { return 1; }
+  unsigned getSharedAddressSpace() const override { return 3; }
+
+  Value programId(OpBuilder &b, Location loc, int axis) const override {
+    Type t = b.getI32Type();
+    switch (axis) {
+    case 0:
+      return NVVM::BlockIdXOp::create(b, loc, t);
+    case 1:
+      return NVVM::BlockIdYOp::create(b, loc, t);
+    default:
+      return NVVM::BlockIdZOp::create(b, loc, t);
+    }
+  }
+
+  Value numPrograms(OpBuilder &b, Location loc, int axis) const override {
+    Type t = b.getI32Type();
+    switch (axis) {
+    case 0:
+      return NVVM::GridDimXOp::create(b, loc, t);
+    case 1:
+      return NVVM::GridDimYOp::create(b, loc, t);
+    default:
+      return NVVM::GridDimZOp::create(b, loc, t);
+    }
+  }
+
+  Value threadId(OpBuilder &b, Location loc) const override {
+    return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  }
+
+  Value loadPredicated(OpBuilder &b, Location loc, Value ptr, Type type,
+                       Value pred, Value other, bool isVolatile) const override {
+    unsigned bits = type.getIntOrFloatBitWidth();
+    auto [reg, constraint] = ptxRegister(bits);
+    Type regTy = b.getIntegerType(bits == 8 ? 16 : bits);
+    Value init = other;
+    if (bits == 8)
+      init = LLVM::ZExtOp::create(b, loc, regTy, other);
+    std::string ld = std::string(isVolatile ? "ld.volatile.global" : "ld.global") +
+                     "." + (bits == 8 ? "b8" : reg);
+    std::string asmStr = std::string("mov.") + reg + " $0, $1;\n\t@$3 " + ld +
+                         " $0, [ $2 + 0 ];";
+    std::string constraints = std::string("=") + constraint + "," + constraint +
+                              ",l,b";
+    auto asmOp = LLVM::InlineAsmOp::create(
+        b, loc, regTy, ValueRange{init, ptr, pred}, asmStr, constraints,
+        /*has_side_effects=*/isVolatile, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+    Value v = asmOp.getResult(0);
+    if (bits == 8)
+      v = LLVM::TruncOp::create(b, loc, type, v);
+    return v;
+  }
+
+  void storePredicated(OpBuilder &b, Location loc, Value ptr, Value value,
+                       Value pred) const override {
+    unsigned bits = value.getType().getIntOrFloatBitWidth();
+    auto [reg, constraint] = ptxRegister(bits);
+    if (bits == 8)
+      value = LLVM::ZExtOp::create(b, loc, b.getI16Type(), value);
+    std::string asmStr = std::string("@$2 st.global.") +
+                         (bits == 8 ? "b8" : reg) + " [ $0 + 0 ], $1;";
+    std::string constraints = std::string("l,") + constraint + ",b";
+    LLVM::InlineAsmOp::create(
+        b, loc, TypeRange{}, ValueRange{ptr, value, pred}, asmStr, constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+  }
+
+  Value shuffle(OpBuilder &b, Location loc, Value value, Value offset,
+                NVVM::ShflKind kind, int clamp) const {
+    Type ty = value.getType();
+    unsigned bits = ty.getIntOrFloatBitWidth();
+    if (bits == 64) {
+      auto vecTy = VectorType::get(2, b.getI32Type());
+      Value vec = LLVM::BitcastOp::create(b, loc, vecTy, value);
+      Value lo = LLVM::ExtractElementOp::create(b, loc, vec, i32(b, loc, 0));
+      Value hi = LLVM::ExtractElementOp::create(b, loc, vec, i32(b, loc, 1));
+      lo = shuffle(b, loc, lo, offset, kind, clamp);
+      hi = shuffle(b, loc, hi, offset, kind, clamp);
+      Value out = LLVM::UndefOp::create(b, loc, vecTy);
+      out = LLVM::InsertElementOp::create(b, loc, out, lo, i32(b, loc, 0));
+      out = LLVM::InsertElementOp::create(b, loc, out, hi, i32(b, loc, 1));
+      return LLVM::BitcastOp::create(b, loc, ty, out);
+    }
+    Value v = value;
+    if (bits < 32) {
+      if (!isa<IntegerType>(ty))
+        v = LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+      v = LLVM::ZExtOp::create(b, loc, b.getI32Type(), v);
+    } else if (!ty.isInteger(32)) {
+      v = LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+    }
+    Value mask = i32(b, loc, -1);
+    Value r = NVVM::ShflOp::create(b, loc, b.getI32Type(), mask, v, offset,
+                                   i32(b, loc, clamp), kind, UnitAttr());
+    if (bits < 32) {
+      r = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), r);
+      if (!isa<IntegerType>(ty))
+        r = LLVM::BitcastOp::create(b, loc, ty, r);
+    } else if (!ty.isInteger(32)) {
+      r = LLVM::BitcastOp::create(b, loc, ty, r);
+    }
+    return r;
+  }
+
+  Value shuffleXor(OpBuilder &b, Location loc, Value value,
+                   int mask) const override {
+    return shuffle(b, loc, value, i32(b, loc, mask), NVVM::ShflKind::bfly, 0x1f);
+  }
+
+  Value shuffleUp(OpBuilder &b, Location loc, Value value,
+                  int delta) const override {
+    return shuffle(b, loc, value, i32(b, loc, delta), NVVM::ShflKind::up, 0);
+  }
+
+  Value shuffleIdx(OpBuilder &b, Location loc, Value value,
+                   Value srcLane) const override {
+    return shuffle(b, loc, value, srcLane, NVVM::ShflKind::idx, 0x1f);
+  }
+
+  void barrier(OpBuilder &b, Location loc) const override {
+    // nvvm.barrier0, not nvvm.barrier: the latter's textual form does not
+    // parse back with a location alias in LLVM 22.
+    NVVM::Barrier0Op::create(b, loc);
+  }
+
+  std::string mathLibraryFunction(StringRef op, Type type) const override {
+    static const llvm::StringMap<StringRef> names = {
+        {"exp", "exp"},     {"exp2", "exp2"},   {"log", "log"},
+        {"log2", "log2"},   {"sqrt", "sqrt"},   {"rsqrt", "rsqrt"},
+        {"sin", "sin"},     {"cos", "cos"},     {"erf", "erf"},
+        {"floor", "floor"}, {"ceil", "ceil"},   {"tanh", "tanh"},
+        {"trunc", "trunc"}, {"absf", "fabs"},   {"fma", "fma"},
+        {"precise_sqrt", "sqrt_rn"}, {"precise_divf", "fdiv_rn"}};
+    auto it = names.find(op);
+    if (it == names.end())
+      return "";
+    if (type.isF32())
+      return ("__nv_" + it->second + "f").str();
+    if (type.isF64())
+      return ("__nv_" + it->second).str();
+    return "";
+  }
+
+  void printf(OpBuilder &b, Location loc, StringRef format,
+              ValueRange args) const override {
+    MLIRContext *ctx = b.getContext();
+    Operation *at = b.getInsertionBlock()->getParentOp();
+    auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+    auto fnTy = LLVM::LLVMFunctionType::get(b.getI32Type(), {ptrTy, ptrTy});
+    LLVM::LLVMFuncOp vprintf = declareFunction(b, loc, at, "vprintf", fnTy);
+    Value fmt = globalString(b, loc, at, "printf_format", format);
+    Value buffer;
+    if (args.empty()) {
+      buffer = LLVM::ZeroOp::create(b, loc, ptrTy);
+    } else {
+      SmallVector<Type> fields;
+      for (Value a : args)
+        fields.push_back(a.getType());
+      auto structTy = LLVM::LLVMStructType::getLiteral(ctx, fields);
+      buffer = LLVM::AllocaOp::create(b, loc, ptrTy, structTy, i32(b, loc, 1), 8);
+      for (auto [i, a] : llvm::enumerate(args)) {
+        Value field = LLVM::GEPOp::create(
+            b, loc, ptrTy, structTy, buffer,
+            ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+        LLVM::StoreOp::create(b, loc, a, field);
+      }
+    }
+    LLVM::CallOp::create(b, loc, vprintf, ValueRange{fmt, buffer});
+  }
+
+  void assertFail(OpBuilder &b, Location loc, StringRef message, StringRef file,
+                  StringRef func, int line) const override {
+    MLIRContext *ctx = b.getContext();
+    Operation *at = b.getInsertionBlock()->getParentOp();
+    auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+    auto fnTy = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(ctx),
+        {ptrTy, ptrTy, b.getI32Type(), ptrTy, b.getI64Type()});
+    LLVM::LLVMFuncOp fail = declareFunction(b, loc, at, "__assertfail", fnTy);
+    Value msg = globalString(b, loc, at, "assert_message", message);
+    Value fileV = globalString(b, loc, at, "assert_file", file);
+    Value funcV = globalString(b, loc, at, "assert_func", func);
+    Value lineV = i32(b, loc, line);
+    Value one = LLVM::ConstantOp::create(b, loc, b.getI64Type(),
+                                         b.getI64IntegerAttr(1));
+    LLVM::CallOp::create(b, loc, fail, ValueRange{msg, fileV, lineV, funcV, one});
+  }
+
+  void markAsKernel(Operation *func, int numThreads) const override {
+    MLIRContext *ctx = func->getContext();
+    func->setAttr("nvvm.kernel", UnitAttr::get(ctx));
+    func->setAttr("nvvm.maxntid", DenseI32ArrayAttr::get(ctx, {numThreads}));
+  }
+
+private:
+  int cc;
+};
+
+} // namespace
+
+namespace {
+/// Registers the "cuda" backend's target info when libtessera loads.
+struct RegisterNVIDIATargetInfo {
+  RegisterNVIDIATargetInfo() {
+    mlir::tessera::registerTargetInfo(
+        "cuda", [](StringRef arch) -> std::unique_ptr<mlir::tessera::TargetInfoBase> {
+          int cc = 0;
+          if (arch.getAsInteger(10, cc) || cc < 70)
+            return nullptr;
+          return std::make_unique<NVIDIATargetInfo>(cc);
+        });
+  }
+} registerNVIDIATargetInfo;
+} // namespace

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs on the H200 (device tool, with `carry: ["dist"]`): unpacks libtessera,
+# builds only the thin Python extension against it (seconds), then runs the
+# conformance suite under Tessera and under the installed Triton with timings,
+# and the large-shape benchmarks. Results go to $OUT as JSON.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+export PYTHONUNBUFFERED=1
+out="${OUT:-/tmp/out}"
+mkdir -p "$out"
+xz -d -k -f dist/lib/libtessera.so.xz dist/bin/tessera-opt.xz
+chmod +x dist/bin/tessera-opt
+py=$(command -v python3)
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+cmake -G Ninja -S . -B /tmp/build-py -DTESSERA_BUILD_CORE=OFF \
+  -DTESSERA_PREBUILT_LIB="$root/dist/lib/libtessera.so" -DPython3_EXECUTABLE="$py" \
+  -Dpybind11_DIR="$($py -m pybind11 --cmakedir)" > "$out/build.log" 2>&1 \
+  && ninja -C /tmp/build-py >> "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+export PYTHONPATH="$root/python"
+export TESSERA_CONFORMANCE_DIR="$root/dist/conformance"
+$py -c "import tessera; from tessera import _C; print('tessera', tessera.__version__, 'cuda', _C.cuda.available()[0], _C.cuda.device_count())"
+for impl in tessera triton; do
+  timeout 300 $py dist/conformance/runner.py --impl $impl --bench > "$out/conformance_$impl.jsonl" 2> "$out/conformance_$impl.err"
+  echo "== $impl: $(tail -1 "$out/conformance_$impl.jsonl")"
+done
+if [ -f benchmarks/large_shapes.py ]; then
+  timeout 240 $py benchmarks/large_shapes.py --out "$out/large_shapes.json" || true
+fi
+$py tools/device/summarize.py "$out" | tee "$out/summary.txt"

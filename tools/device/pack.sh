@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Packs what an H200 run needs into dist/ (git-ignored; pass it to the device
+# tool's `carry`): the stripped, xz-compressed libtessera and tessera-opt, and
+# a copy of the shared conformance suite (../shared does not travel).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="${BUILD:-$root/build}"
+dist="$root/dist"
+rm -rf "$dist"
+mkdir -p "$dist/lib" "$dist/bin"
+strip -o "$dist/lib/libtessera.so" "$build/lib/libtessera.so"
+strip -o "$dist/bin/tessera-opt" "$build/bin/tessera-opt"
+xz -T2 -6 "$dist/lib/libtessera.so" "$dist/bin/tessera-opt"
+conf="${TESSERA_CONFORMANCE_DIR:-$root/../shared/conformance}"
+cp -r "$conf" "$dist/conformance"
+git -C "$root" rev-parse HEAD > "$dist/COMMIT"
+du -sh "$dist"
