@@ -56,6 +56,7 @@ struct ConvertTTGToLLVMPass
     populateViewOpToLLVMPatterns(typeConverter, patterns);
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns);
     populateReduceOpToLLVMPatterns(typeConverter, patterns);
+    populateDotOpToLLVMPatterns(typeConverter, patterns);
     arith::populateArithToLLVMConversionPatterns(typeConverter, patterns);
     populateMathToLLVMConversionPatterns(typeConverter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(typeConverter, patterns);
@@ -81,7 +82,8 @@ struct AllocateSharedMemoryPass
     auto i32 = IntegerType::get(&getContext(), 32);
     int64_t total = 0;
     module.walk([&](Operation *op) {
-      int64_t bytes = getScratchBytes(op);
+      int64_t bytes = getScratchBytes(op) + getConvertLayoutScratchBytes(op) +
+                      getDotScratchBytes(op);
       if (bytes == 0)
         return;
       total = (total + 15) / 16 * 16;

@@ -130,6 +130,25 @@ struct TransConversion : public ConvertOpToLLVMPattern<tt::TransOp> {
   }
 };
 
+bool isRegisterPermutation(RankedTensorType src, RankedTensorType dst) {
+  if (!supportsLinearLayout(src) || !supportsLinearLayout(dst))
+    return false;
+  SmallVector<int32_t> map;
+  for (int32_t d = 0; d < dst.getRank(); ++d)
+    map.push_back(d);
+  return getRegisterPermutation(toLinearLayout(src), toLinearLayout(dst), map).has_value();
+}
+
+int64_t elementBytes(Type elt) {
+  if (isa<tt::PointerType>(elt))
+    return 8;
+  return std::max<int64_t>(elt.getIntOrFloatBitWidth() / 8, 1);
+}
+
+/// convert_layout: in registers when each thread already holds what it
+/// needs; otherwise every thread writes its elements to shared memory at
+/// their row-major position, a barrier, and every thread reads the elements
+/// of its new layout (a second barrier protects the buffer's next use).
 struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayoutOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -140,12 +159,57 @@ struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayou
     SmallVector<int32_t> map;
     for (int32_t d = 0; d < dst.getRank(); ++d)
       map.push_back(d);
-    return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
-                                        getTypeConverter(), rewriter);
+    if (!supportsLinearLayout(src) || !supportsLinearLayout(dst))
+      return rewriter.notifyMatchFailure(op, "unsupported layout");
+    if (isRegisterPermutation(src, dst))
+      return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
+                                          getTypeConverter(), rewriter);
+    const auto &tc = tesseraTC(getTypeConverter());
+    const TargetInfoBase &ti = tc.getTargetInfo();
+    auto offsetAttr = op->getAttrOfType<IntegerAttr>("ttg.scratch_offset");
+    if (!offsetAttr)
+      return op.emitError("this layout conversion needs shared memory; run ttg-allocate-shared-memory first");
+    Location loc = op.getLoc();
+    Type elt = tc.convertElementType(src.getElementType());
+    auto smemPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), ti.getSharedAddressSpace());
+    Value base = getSharedMemoryAddress(rewriter, loc, op, ti, offsetAttr.getInt());
+    auto flatten = [&](ArrayRef<Value> coords) {
+      Value flat = i32Val(rewriter, loc, 0);
+      for (int64_t d = 0; d < src.getRank(); ++d) {
+        flat = LLVM::MulOp::create(rewriter, loc, flat, i32Val(rewriter, loc, src.getDimSize(d)));
+        flat = LLVM::AddOp::create(rewriter, loc, flat, coords[d]);
+      }
+      return flat;
+    };
+    ti.barrier(rewriter, loc);
+    SmallVector<Value> elems = unpackStruct(rewriter, loc, adaptor.getSrc());
+    for (auto [v, coords] : llvm::zip(elems, emitIndices(rewriter, loc, ti, src))) {
+      Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, elt, base, ValueRange{flatten(coords)});
+      LLVM::StoreOp::create(rewriter, loc, v, p);
+    }
+    ti.barrier(rewriter, loc);
+    SmallVector<Value> out;
+    for (auto &coords : emitIndices(rewriter, loc, ti, dst)) {
+      Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, elt, base, ValueRange{flatten(coords)});
+      out.push_back(LLVM::LoadOp::create(rewriter, loc, elt, p));
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(dst), out));
+    return success();
   }
 };
 
 } // namespace
+
+int64_t mlir::tessera::getConvertLayoutScratchBytes(Operation *op) {
+  auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op);
+  if (!cvt)
+    return 0;
+  auto src = cast<RankedTensorType>(cvt.getSrc().getType());
+  auto dst = cast<RankedTensorType>(cvt.getType());
+  if (!supportsLinearLayout(src) || !supportsLinearLayout(dst) || isRegisterPermutation(src, dst))
+    return 0;
+  return src.getNumElements() * elementBytes(src.getElementType());
+}
 
 void mlir::tessera::populateViewOpToLLVMPatterns(
     TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns) {

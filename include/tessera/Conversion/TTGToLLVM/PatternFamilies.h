@@ -35,6 +35,16 @@ int64_t getScratchBytes(Operation *op);
 Value getSharedMemoryAddress(OpBuilder &b, Location loc, Operation *from,
                              const TargetInfoBase &targetInfo, int64_t offset);
 
+/// Bytes of shared scratch memory a ttg.convert_layout needs (0 when it stays
+/// in registers).
+int64_t getConvertLayoutScratchBytes(Operation *op);
+
+/// tt.dot by fused multiply-adds, operands staged in shared memory.
+void populateDotOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                 RewritePatternSet &patterns);
+/// Bytes of shared scratch memory a tt.dot needs.
+int64_t getDotScratchBytes(Operation *op);
+
 /// Registry of target infos, filled by each vendor backend.
 using TargetInfoFactory =
     std::unique_ptr<TargetInfoBase> (*)(StringRef arch);
