@@ -59,6 +59,7 @@ function(tessera_area name)
   target_compile_definitions(${name} PRIVATE TESSERA_VERSION="${TESSERA_VERSION}")
   # Any area may include any dialect's headers (RegisterAll includes them all).
   add_dependencies(${name} TesseraTTIncGen TesseraTTGIncGen TesseraTTNGIncGen
-                   TesseraTTToTTGPassIncGen TesseraTTGToLLVMPassIncGen)
+                   TesseraTTToTTGPassIncGen TesseraTTGToLLVMPassIncGen
+                   TesseraTTTransformsPassIncGen)
   set_property(GLOBAL APPEND PROPERTY TESSERA_AREAS ${name})
 endfunction()

@@ -20,6 +20,7 @@
 #include "tessera/Conversion/TTGToLLVM/Passes.h"
 #include "tessera/Conversion/TTToTTG/Passes.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TT/Transforms/Passes.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
 
@@ -50,6 +51,7 @@ void tessera::registerAllPasses() {
   mlir::registerTopologicalSortPass();
   // convert-scf-to-cf, without the catch-all mlir/Conversion/Passes.h.
   mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
+  mlir::tessera::registerTTTransformsPasses();
   mlir::tessera::registerTTToTTGPasses();
   mlir::tessera::registerTTGToLLVMPasses();
 }

@@ -26,7 +26,7 @@ def gpu_backend_available(backend="cuda"):
     return False
 
 
-TTIR_PIPELINE = "builtin.module(inline, canonicalize, cse, loop-invariant-code-motion, symbol-dce)"
+TTIR_PIPELINE = "builtin.module(tt-rewrite-tensor-pointer, inline, canonicalize, cse, loop-invariant-code-motion, symbol-dce)"
 
 
 class CompiledKernel:
@@ -151,7 +151,7 @@ def compile(fn, signature=None, constexprs=None, target="cuda:90", num_warps=4, 
     ttir, gen = make_ttir(fn, arg_types, consts, arg_attrs)
     asm = {"ttir": ttir}
     stage_meta = {}
-    if options.get("stages", "ttir") == "all" and backend in BACKENDS:
+    if options.get("stages", "all") == "all" and backend in BACKENDS:
         more, stage_meta = BACKENDS[backend]().compile_stages(ttir, fn.__name__, arch, num_warps, num_stages)
         asm.update(more)
     meta = {"used_globals": dict(gen.used_globals), **stage_meta,"name": fn.__name__, "target": target, "backend": backend, "arch": arch, "num_warps": num_warps,
