@@ -56,6 +56,8 @@ struct ConvertTTGToLLVMPass
     populateViewOpToLLVMPatterns(typeConverter, patterns);
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns);
     populateReduceOpToLLVMPatterns(typeConverter, patterns);
+    populateScanOpToLLVMPatterns(typeConverter, patterns);
+    populateAtomicOpToLLVMPatterns(typeConverter, patterns);
     populateDotOpToLLVMPatterns(typeConverter, patterns);
     arith::populateArithToLLVMConversionPatterns(typeConverter, patterns);
     populateMathToLLVMConversionPatterns(typeConverter, patterns);
@@ -83,7 +85,8 @@ struct AllocateSharedMemoryPass
     int64_t total = 0;
     module.walk([&](Operation *op) {
       int64_t bytes = getScratchBytes(op) + getConvertLayoutScratchBytes(op) +
-                      getDotScratchBytes(op);
+                      getDotScratchBytes(op) +
+                      getScanScratchBytes(op) + getAtomicScratchBytes(op);
       if (bytes == 0)
         return;
       total = (total + 15) / 16 * 16;

@@ -410,7 +410,8 @@ struct ConvertTTToTTGPass : public mlir::tessera::impl::ConvertTTToTTGBase<Conve
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     if (numWarps < 1 || (numWarps & (numWarps - 1))) {
-      module.emitError() << "num-warps must be a power of two, got " << numWarps;
+      module.emitError() << "num-warps must be a power of two, got "
+                         << static_cast<int>(numWarps);
       return signalPassFailure();
     }
     auto i32 = IntegerType::get(ctx, 32);

@@ -45,6 +45,20 @@ void populateDotOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
 /// Bytes of shared scratch memory a tt.dot needs.
 int64_t getDotScratchBytes(Operation *op);
 
+/// tt.scan: in-thread, across lanes by shuffles, across warps through shared
+/// scratch memory (offset from ttg-allocate-shared-memory).
+void populateScanOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                  RewritePatternSet &patterns);
+/// Bytes of shared scratch memory a tt.scan needs (0 when it stays in warps).
+int64_t getScanScratchBytes(Operation *op);
+
+/// tt.atomic_rmw / tt.atomic_cas, each element updated exactly once.
+void populateAtomicOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                    RewritePatternSet &patterns);
+/// Bytes of shared scratch memory an atomic needs to give its old values to
+/// copies in other warps (0 when none).
+int64_t getAtomicScratchBytes(Operation *op);
+
 /// Registry of target infos, filled by each vendor backend.
 using TargetInfoFactory =
     std::unique_ptr<TargetInfoBase> (*)(StringRef arch);

@@ -17,6 +17,14 @@
 
 namespace mlir::tessera {
 
+/// What an atomic read-modify-write does (integer ops act on the bits as
+/// signed (Max, Min) or unsigned (UMax, UMin) integers; FAdd, and Max/Min on
+/// floating-point values, compare and add as floats).
+enum class AtomicRMWKind { Add, FAdd, Max, Min, UMax, UMin, And, Or, Xor, Exch };
+/// Memory ordering and scope of an atomic.
+enum class AtomicOrder { Relaxed, Acquire, Release, AcquireRelease };
+enum class AtomicScope { CTA, GPU, System };
+
 class TargetInfoBase {
 public:
   virtual ~TargetInfoBase() = default;
@@ -54,6 +62,28 @@ public:
   /// The value held by lane `srcLane` (an i32 value).
   virtual Value shuffleIdx(OpBuilder &b, Location loc, Value value,
                            Value srcLane) const = 0;
+  /// Stores `value` (integer or float of 8..64 bits) to the shared-memory
+  /// address `ptr` where `pred` (i1) holds.
+  virtual void storeSharedPredicated(OpBuilder &b, Location loc, Value ptr,
+                                     Value value, Value pred) const = 0;
+
+  /// Whether atomicRMW can apply `kind` to elements of `type`.
+  virtual bool supportsAtomicRMW(AtomicRMWKind kind, Type type) const = 0;
+  /// Atomically applies `kind` with `value` to the global memory at `ptr`
+  /// where `pred` (i1) holds and returns the old value (of value's type;
+  /// zero where `pred` does not hold, and then no memory is touched).
+  virtual Value atomicRMW(OpBuilder &b, Location loc, AtomicRMWKind kind,
+                          Value ptr, Value value, Value pred,
+                          AtomicOrder order, AtomicScope scope) const = 0;
+  /// Whether atomicCAS can compare-and-swap elements of `type`.
+  virtual bool supportsAtomicCAS(Type type) const = 0;
+  /// Atomically: old = *ptr; if (old == cmp) *ptr = value; returns old (zero
+  /// where `pred` does not hold). Compares bits (floats are not compared as
+  /// floats).
+  virtual Value atomicCAS(OpBuilder &b, Location loc, Value ptr, Value cmp,
+                          Value value, Value pred, AtomicOrder order,
+                          AtomicScope scope) const = 0;
+
   /// A barrier of all threads of the block (and shared-memory fence).
   virtual void barrier(OpBuilder &b, Location loc) const = 0;
 

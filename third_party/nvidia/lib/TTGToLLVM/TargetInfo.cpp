@@ -78,6 +78,65 @@ Value globalString(OpBuilder &b, Location loc, Operation *from, StringRef prefix
   return addr;
 }
 
+using mlir::tessera::AtomicOrder;
+using mlir::tessera::AtomicRMWKind;
+using mlir::tessera::AtomicScope;
+
+const char *orderSuffix(AtomicOrder order) {
+  switch (order) {
+  case AtomicOrder::Relaxed:
+    return ".relaxed";
+  case AtomicOrder::Acquire:
+    return ".acquire";
+  case AtomicOrder::Release:
+    return ".release";
+  case AtomicOrder::AcquireRelease:
+    return ".acq_rel";
+  }
+  return "";
+}
+
+const char *scopeSuffix(AtomicScope scope) {
+  switch (scope) {
+  case AtomicScope::CTA:
+    return ".cta";
+  case AtomicScope::GPU:
+    return ".gpu";
+  case AtomicScope::System:
+    return ".sys";
+  }
+  return "";
+}
+
+/// The integer of the same width holding `v`'s bits (floats are bitcast,
+/// pointers converted).
+Value toBits(OpBuilder &b, Location loc, Value v) {
+  Type t = v.getType();
+  if (isa<IntegerType>(t))
+    return v;
+  if (isa<LLVM::LLVMPointerType>(t))
+    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), v);
+  return LLVM::BitcastOp::create(b, loc, b.getIntegerType(t.getIntOrFloatBitWidth()), v);
+}
+
+Value fromBits(OpBuilder &b, Location loc, Value v, Type t) {
+  if (v.getType() == t)
+    return v;
+  return LLVM::BitcastOp::create(b, loc, t, v);
+}
+
+/// A side-effecting inline PTX statement; returns its result (or null when
+/// `resultType` is null).
+Value inlineAsm(OpBuilder &b, Location loc, Type resultType, ValueRange operands,
+                StringRef asmStr, StringRef constraints) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, resultType ? TypeRange{resultType} : TypeRange{}, operands, asmStr, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  return resultType ? op.getResult(0) : Value();
+}
+
 class NVIDIATargetInfo : public mlir::tessera::TargetInfoBase {
 public:
   explicit NVIDIATargetInfo(int cc) : cc(cc) {}
@@ -207,6 +266,148 @@ public:
   Value shuffleIdx(OpBuilder &b, Location loc, Value value,
                    Value srcLane) const override {
     return shuffle(b, loc, value, srcLane, NVVM::ShflKind::idx, 0x1f);
+  }
+
+  void storeSharedPredicated(OpBuilder &b, Location loc, Value ptr, Value value,
+                             Value pred) const override {
+    Type ty = value.getType();
+    unsigned bits = isa<LLVM::LLVMPointerType>(ty) ? 64 : ty.getIntOrFloatBitWidth();
+    Value v = toBits(b, loc, value);
+    if (bits < 16)
+      v = LLVM::ZExtOp::create(b, loc, b.getI16Type(), v);
+    auto [reg, constraint] = ptxRegister(bits);
+    // A 64-bit shared-window address: valid whether or not the data layout
+    // uses 32-bit shared pointers.
+    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
+    std::string asmStr = std::string("@$2 st.shared.") + (bits < 16 ? "b8" : reg) +
+                         " [ $0 + 0 ], $1;";
+    std::string constraints = std::string("l,") + constraint + ",b,~{memory}";
+    inlineAsm(b, loc, Type(), ValueRange{addr, v, pred}, asmStr, constraints);
+  }
+
+  bool supportsAtomicRMW(AtomicRMWKind kind, Type type) const override {
+    if (!type.isIntOrFloat())
+      return false;
+    unsigned bits = type.getIntOrFloatBitWidth();
+    bool isFloat = isa<FloatType>(type);
+    if (bits == 16)
+      // f16/bf16 fadd natively, everything else through a 16-bit CAS loop.
+      return kind != AtomicRMWKind::FAdd || type.isF16() || type.isBF16();
+    if (bits != 32 && bits != 64)
+      return false;
+    switch (kind) {
+    case AtomicRMWKind::FAdd:
+      return isFloat;
+    case AtomicRMWKind::Max:
+    case AtomicRMWKind::Min:
+    case AtomicRMWKind::Exch:
+      return true;
+    default:
+      return !isFloat;
+    }
+  }
+
+  Value atomicRMW(OpBuilder &b, Location loc, AtomicRMWKind kind, Value ptr,
+                  Value value, Value pred, AtomicOrder order,
+                  AtomicScope scope) const override {
+    Type ty = value.getType();
+    unsigned bits = ty.getIntOrFloatBitWidth();
+    bool isFloat = isa<FloatType>(ty);
+    auto [reg, c] = ptxRegister(bits);
+    std::string atom = std::string("atom") + orderSuffix(order) + scopeSuffix(scope) + ".global";
+    std::string sz = std::to_string(bits);
+    std::string zero = std::string("mov.") + reg + " $0, 0;\n\t";
+    std::string asmStr;
+    if (bits == 16 && kind != AtomicRMWKind::FAdd) {
+      // PTX has no 16-bit atom but cas: a compare-and-swap loop around the
+      // operation (%tsr_new = %tsr_old op $2).
+      std::string fp = ty.isBF16() ? "bf16" : "f16";
+      std::string step;
+      switch (kind) {
+      case AtomicRMWKind::Add: step = "add.u16"; break;
+      case AtomicRMWKind::Max: step = isFloat ? "max." + fp : "max.s16"; break;
+      case AtomicRMWKind::Min: step = isFloat ? "min." + fp : "min.s16"; break;
+      case AtomicRMWKind::UMax: step = "max.u16"; break;
+      case AtomicRMWKind::UMin: step = "min.u16"; break;
+      case AtomicRMWKind::And: step = "and.b16"; break;
+      case AtomicRMWKind::Or: step = "or.b16"; break;
+      case AtomicRMWKind::Xor: step = "xor.b16"; break;
+      default: step = ""; break; // Exch: %tsr_new = $2
+      }
+      step = step.empty() ? "mov.b16 %tsr_new, $2;" : step + " %tsr_new, %tsr_old, $2;";
+      std::string load = std::string("ld.relaxed") + scopeSuffix(scope) + ".global.b16";
+      asmStr = "{\n\t.reg .pred %tsr_again;\n\t"
+               ".reg .b16 %tsr_old, %tsr_new, %tsr_cur;\n\t" +
+               zero + "@!$3 bra tsr_done_${:uid};\n\t" + load +
+               " %tsr_old, [ $1 + 0 ];\n"
+               "tsr_loop_${:uid}:\n\t" +
+               step + "\n\t" + atom +
+               ".cas.b16 %tsr_cur, [ $1 + 0 ], %tsr_old, %tsr_new;\n\t"
+               "setp.ne.b16 %tsr_again, %tsr_cur, %tsr_old;\n\t"
+               "mov.b16 %tsr_old, %tsr_cur;\n\t"
+               "@%tsr_again bra tsr_loop_${:uid};\n\t"
+               "mov.b16 $0, %tsr_cur;\n"
+               "tsr_done_${:uid}:\n\t}";
+    } else if (isFloat && (kind == AtomicRMWKind::Max || kind == AtomicRMWKind::Min)) {
+      // PTX has no float atom.max/min for 32/64 bits. Non-negative floats
+      // order like their bits as signed integers and negative ones like
+      // their bits as unsigned integers, reversed: max(x) is a signed max
+      // for x >= +0 and an unsigned min for x <= -0 (min: the opposite).
+      bool isMax = kind == AtomicRMWKind::Max;
+      std::string pos = std::string(isMax ? ".max.s" : ".min.s") + sz;
+      std::string neg = std::string(isMax ? ".min.u" : ".max.u") + sz;
+      asmStr = "{\n\t.reg .pred %tsr_nonneg, %tsr_neg, %tsr_p0, %tsr_p1;\n\t" + zero +
+               "setp.ge.s" + sz + " %tsr_nonneg, $2, 0;\n\t"
+               "not.pred %tsr_neg, %tsr_nonneg;\n\t"
+               "and.pred %tsr_p0, %tsr_nonneg, $3;\n\t"
+               "and.pred %tsr_p1, %tsr_neg, $3;\n\t"
+               "@%tsr_p0 " + atom + pos + " $0, [ $1 + 0 ], $2;\n\t"
+               "@%tsr_p1 " + atom + neg + " $0, [ $1 + 0 ], $2;\n\t}";
+    } else {
+      std::string op;
+      switch (kind) {
+      case AtomicRMWKind::Add: op = ".add.u" + sz; break;
+      case AtomicRMWKind::FAdd:
+        op = bits == 16 ? (ty.isBF16() ? ".add.noftz.bf16" : ".add.noftz.f16") : ".add.f" + sz;
+        break;
+      case AtomicRMWKind::Max: op = ".max.s" + sz; break;
+      case AtomicRMWKind::Min: op = ".min.s" + sz; break;
+      case AtomicRMWKind::UMax: op = ".max.u" + sz; break;
+      case AtomicRMWKind::UMin: op = ".min.u" + sz; break;
+      case AtomicRMWKind::And: op = ".and.b" + sz; break;
+      case AtomicRMWKind::Or: op = ".or.b" + sz; break;
+      case AtomicRMWKind::Xor: op = ".xor.b" + sz; break;
+      case AtomicRMWKind::Exch: op = ".exch.b" + sz; break;
+      }
+      asmStr = zero + "@$3 " + atom + op + " $0, [ $1 + 0 ], $2;";
+    }
+    Type intTy = b.getIntegerType(bits);
+    std::string constraints = std::string("=") + c + ",l," + c + ",b,~{memory}";
+    Value old = inlineAsm(b, loc, intTy, ValueRange{ptr, toBits(b, loc, value), pred},
+                          asmStr, constraints);
+    return fromBits(b, loc, old, ty);
+  }
+
+  bool supportsAtomicCAS(Type type) const override {
+    if (!type.isIntOrFloat())
+      return false;
+    unsigned bits = type.getIntOrFloatBitWidth();
+    return bits == 16 || bits == 32 || bits == 64;
+  }
+
+  Value atomicCAS(OpBuilder &b, Location loc, Value ptr, Value cmp, Value value,
+                  Value pred, AtomicOrder order, AtomicScope scope) const override {
+    Type ty = value.getType();
+    unsigned bits = ty.getIntOrFloatBitWidth();
+    auto [reg, c] = ptxRegister(bits);
+    std::string asmStr = std::string("mov.") + reg + " $0, 0;\n\t@$4 atom" +
+                         orderSuffix(order) + scopeSuffix(scope) + ".global.cas." + reg +
+                         " $0, [ $1 + 0 ], $2, $3;";
+    std::string constraints = std::string("=") + c + ",l," + c + "," + c + ",b,~{memory}";
+    Value old = inlineAsm(b, loc, b.getIntegerType(bits),
+                          ValueRange{ptr, toBits(b, loc, cmp), toBits(b, loc, value), pred},
+                          asmStr, constraints);
+    return fromBits(b, loc, old, ty);
   }
 
   void barrier(OpBuilder &b, Location loc) const override {
