@@ -3,7 +3,7 @@
     python3 examples/run.py            # on a GPU if Tessera can run there, else in the interpreter
 
 Each kernel is compiled to TTIR (verified by the native core) and then run:
-on an NVIDIA GPU once the code generator exists, otherwise on the CPU in the
+on an NVIDIA GPU when one is present, otherwise on the CPU in the
 interpreter (TESSERA_INTERPRET=1).
 """
 
