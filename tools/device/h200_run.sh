@@ -24,6 +24,7 @@ for impl in tessera triton; do
   timeout 300 $py dist/conformance/runner.py --impl $impl --bench > "$out/conformance_$impl.jsonl" 2> "$out/conformance_$impl.err"
   echo "== $impl: $(tail -1 "$out/conformance_$impl.jsonl")"
 done
+(cd python && timeout 300 $py -m pytest -q -m gpu test/gpu 2>&1 | tail -15) | tee "$out/gpu_tests.txt"
 if [ -f benchmarks/large_shapes.py ]; then
   timeout 240 $py benchmarks/large_shapes.py --out "$out/large_shapes.json" || true
 fi

@@ -59,6 +59,7 @@ struct ConvertTTGToLLVMPass
     populateScanOpToLLVMPatterns(typeConverter, patterns);
     populateAtomicOpToLLVMPatterns(typeConverter, patterns);
     populateDotOpToLLVMPatterns(typeConverter, patterns);
+    populatePrintAssertOpToLLVMPatterns(typeConverter, patterns);
     arith::populateArithToLLVMConversionPatterns(typeConverter, patterns);
     populateMathToLLVMConversionPatterns(typeConverter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(typeConverter, patterns);

@@ -59,6 +59,10 @@ void populateAtomicOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
 /// copies in other warps (0 when none).
 int64_t getAtomicScratchBytes(Operation *op);
 
+/// tt.print (device printf per element) and tt.assert.
+void populatePrintAssertOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                         RewritePatternSet &patterns);
+
 /// Registry of target infos, filled by each vendor backend.
 using TargetInfoFactory =
     std::unique_ptr<TargetInfoBase> (*)(StringRef arch);

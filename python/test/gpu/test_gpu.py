@@ -1,0 +1,100 @@
+"""GPU tests (marked `gpu`): run on a machine with an NVIDIA GPU, e.g. the H200 through tools/device."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tessera  # noqa: E402
+import tessera.language as tl  # noqa: E402
+from tessera.compiler import compiler  # noqa: E402
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not (torch.cuda.is_available() and compiler.gpu_backend_available("cuda")),
+                                 reason="needs an NVIDIA GPU and its driver")]
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@tessera.jit
+def add_kernel(x_ptr, y_ptr, z_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(z_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+
+
+@pytest.mark.parametrize("n", [1, 1000, 1 << 20, (1 << 20) + 3])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.int32])
+def test_vector_add(n, dtype):
+    x = (torch.rand(n, device="cuda") * 100).to(dtype)
+    y = (torch.rand(n, device="cuda") * 100).to(dtype)
+    z = torch.full_like(x, 7)
+    add_kernel[(tessera.cdiv(n, 1024),)](x, y, z, n, BLOCK=1024)
+    torch.testing.assert_close(z, x + y)
+
+
+def test_compiled_kernel_artifacts_and_metadata():
+    x = torch.rand(4096, device="cuda")
+    z = torch.empty_like(x)
+    k = add_kernel[(4,)](x, x, z, 4096, BLOCK=1024)
+    for stage in ("ttir", "ttgir", "llir", "ptx"):
+        assert k.asm[stage]
+    assert k.metadata["num_registers"] > 0 and k.metadata["num_spills"] == 0
+    assert k.metadata["target"].startswith("cuda:")
+
+
+def test_cpu_tensor_is_a_value_error_naming_the_parameter():
+    x = torch.rand(16, device="cuda")
+    with pytest.raises(ValueError, match="argument 'y_ptr'"):
+        add_kernel[(1,)](x, torch.rand(16), x, 16, BLOCK=1024)
+
+
+def _run(code):
+    env = dict(os.environ, PYTHONPATH=ROOT, PYTHONUNBUFFERED="1")
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+def test_device_print():
+    r = _run("""
+        import torch, tessera, tessera.language as tl
+        import tessera_gpu_kernels as k
+        x = torch.arange(8, device="cuda", dtype=torch.int32)
+        k.print_kernel[(1,)](x)
+        torch.cuda.synchronize()
+    """.replace("import tessera_gpu_kernels as k", _KERNELS_IMPORT))
+    assert r.returncode == 0, r.stderr
+    lines = [l for l in r.stdout.splitlines() if "x=" in l]
+    assert len(lines) == 8
+    assert "pid (0, 0, 0) idx (5) x=5" in r.stdout
+
+
+def test_device_assert_raises_a_cuda_error():
+    r = _run("""
+        import torch, tessera, tessera.language as tl
+        import tessera_gpu_kernels as k
+        from tessera.backends.nvidia import CudaError
+        x = torch.tensor([1, 2, -3, 4], device="cuda", dtype=torch.int32)
+        try:
+            k.assert_kernel[(1,)](x)
+            torch.cuda.synchronize()
+            from tessera import _C
+            s = _C.cuda.synchronize()
+            print("STATUS", s.name)
+        except Exception as e:
+            print("RAISED", type(e).__name__, e)
+    """.replace("import tessera_gpu_kernels as k", _KERNELS_IMPORT))
+    out = r.stdout + r.stderr
+    assert "x must be non-negative" in out
+    assert "CUDA_ERROR_ASSERT" in out or "device-side assert" in out, out
+
+
+_KERNELS_IMPORT = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("gpu_kernels", %r)
+k = importlib.util.module_from_spec(spec); spec.loader.exec_module(k)
+""" % os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpu_kernels.py")
