@@ -15,8 +15,8 @@ py=$(command -v python3)
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 cmake -G Ninja -S . -B /tmp/build-py -DTESSERA_BUILD_CORE=OFF \
   -DTESSERA_PREBUILT_LIB="$root/dist/lib/libtessera.so" -DPython3_EXECUTABLE="$py" \
-  -Dpybind11_DIR="$($py -m pybind11 --cmakedir)" > "$out/build.log" 2>&1 \
-  && ninja -C /tmp/build-py >> "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+  -Dpybind11_DIR="$($py -m pybind11 --cmakedir)" > /tmp/build.log 2>&1 \
+  && ninja -C /tmp/build-py >> /tmp/build.log 2>&1 || { cp /tmp/build.log "$out/"; tail -30 /tmp/build.log; exit 1; }
 export PYTHONPATH="$root/python"
 export TESSERA_CONFORMANCE_DIR="$root/dist/conformance"
 $py -c "import tessera; from tessera import _C; print('tessera', tessera.__version__, 'cuda', _C.cuda.available()[0], _C.cuda.device_count())"

@@ -54,9 +54,10 @@ def test_cpu_tensor_is_a_value_error_naming_the_parameter():
 
 
 def _run(code):
+    """Runs `code` (its line `import tessera_gpu_kernels as k` loads gpu_kernels.py as k) in a new process."""
+    code = textwrap.dedent(code).replace("import tessera_gpu_kernels as k", _KERNELS_IMPORT)
     env = dict(os.environ, PYTHONPATH=ROOT, PYTHONUNBUFFERED="1")
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
-                          env=env, timeout=120)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
 
 
 def test_device_print():
@@ -66,7 +67,7 @@ def test_device_print():
         x = torch.arange(8, device="cuda", dtype=torch.int32)
         k.print_kernel[(1,)](x)
         torch.cuda.synchronize()
-    """.replace("import tessera_gpu_kernels as k", _KERNELS_IMPORT))
+    """)
     assert r.returncode == 0, r.stderr
     lines = [l for l in r.stdout.splitlines() if "x=" in l]
     assert len(lines) == 8
@@ -87,7 +88,7 @@ def test_device_assert_raises_a_cuda_error():
             print("STATUS", s.name)
         except Exception as e:
             print("RAISED", type(e).__name__, e)
-    """.replace("import tessera_gpu_kernels as k", _KERNELS_IMPORT))
+    """)
     out = r.stdout + r.stderr
     assert "x must be non-negative" in out
     assert "CUDA_ERROR_ASSERT" in out or "device-side assert" in out, out
