@@ -1,9 +1,10 @@
 //===- PrintAssertOpToLLVM.cpp - tt.print and tt.assert ----------------------===//
 //
-// tt.print: one device printf per element a thread holds, as
+// tt.print: one device printf per element, as
 //   "pid (x, y, z) idx (i, j) <prefix><value>" (values of a scalar argument
 //   print without idx); integers as %d/%lld/%u (hex: %x/%llx), floats as %f
-//   (hex: their bits). Elements held by several threads print once per copy.
+//   (hex: their bits). An element held by several threads (or registers) is
+//   printed by one of them only; a scalar by thread 0.
 // tt.assert: where any element of the condition a thread holds is false, the
 //   thread calls the target's assertion failure with the message, the user's
 //   file, line and function.
@@ -60,6 +61,37 @@ std::string escapePercent(StringRef s) {
   return out;
 }
 
+/// Emits `body` in a block that runs only where `pred` holds.
+template <typename Fn>
+void emitIf(ConversionPatternRewriter &rewriter, Location loc, Value pred, Fn body) {
+  Block *before = rewriter.getInsertionBlock();
+  Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+  Block *then = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(then);
+  body();
+  LLVM::BrOp::create(rewriter, loc, after);
+  rewriter.setInsertionPointToEnd(before);
+  LLVM::CondBrOp::create(rewriter, loc, pred, then, after);
+  rewriter.setInsertionPointToStart(after);
+}
+
+/// True in the one thread of each group of threads holding the same
+/// elements: the lane and warp bits that move no element are 0.
+Value isOwner(ConversionPatternRewriter &rewriter, Location loc, const TargetInfoBase &ti,
+              const ::tessera::LinearLayout &layout) {
+  auto [lane, warp] = laneAndWarp(rewriter, loc, ti);
+  Value ok = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
+  for (auto &[dim, mask] : layout.getFreeVariableMasks()) {
+    if (mask == 0 || (dim != "lane" && dim != "warp"))
+      continue;
+    Value id = dim == "lane" ? lane : warp;
+    Value bits = LLVM::AndOp::create(rewriter, loc, id, i32Val(rewriter, loc, mask));
+    Value zero = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, bits, i32Val(rewriter, loc, 0));
+    ok = LLVM::AndOp::create(rewriter, loc, ok, zero);
+  }
+  return ok;
+}
+
 struct PrintConversion : public ConvertOpToLLVMPattern<tt::PrintOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -71,8 +103,11 @@ struct PrintConversion : public ConvertOpToLLVMPattern<tt::PrintOp> {
     SmallVector<Value> pid = {ti.programId(rewriter, loc, 0), ti.programId(rewriter, loc, 1),
                               ti.programId(rewriter, loc, 2)};
     std::string prefix = escapePercent(op.getPrefix());
+    Value thread0 = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, ti.threadId(rewriter, loc),
+                                         i32Val(rewriter, loc, 0));
     if (op.getArgs().empty()) {
-      ti.printf(rewriter, loc, "pid (%d, %d, %d) " + prefix + "\n", pid);
+      emitIf(rewriter, loc, thread0,
+             [&] { ti.printf(rewriter, loc, "pid (%d, %d, %d) " + prefix + "\n", pid); });
       rewriter.eraseOp(op);
       return success();
     }
@@ -85,14 +120,23 @@ struct PrintConversion : public ConvertOpToLLVMPattern<tt::PrintOp> {
         auto [fmt, v] = formatOf(rewriter, loc, converted, origElt, op.getHex(), isSigned);
         SmallVector<Value> args = pid;
         args.push_back(v);
-        ti.printf(rewriter, loc, "pid (%d, %d, %d) " + prefix + fmt + "\n", args);
+        std::string format = "pid (%d, %d, %d) " + prefix + fmt + "\n";
+        emitIf(rewriter, loc, thread0, [&] { ti.printf(rewriter, loc, format, args); });
         continue;
       }
       if (!supportsLinearLayout(tensor))
         return op.emitError("cannot print a tensor of this layout yet");
       auto indices = emitIndices(rewriter, loc, ti, tensor);
       SmallVector<Value> elems = unpackStruct(rewriter, loc, converted);
-      for (auto [e, idx] : llvm::zip(elems, indices)) {
+      ::tessera::LinearLayout layout = toLinearLayout(tensor);
+      Value owner = isOwner(rewriter, loc, ti, layout);
+      SmallVector<SmallVector<int32_t>> seen;
+      auto regCoords = registerCoordinates(layout);
+      SmallVector<std::pair<std::string, SmallVector<Value>>> prints;
+      for (auto [r, e, idx] : llvm::enumerate(elems, indices)) {
+        if (llvm::is_contained(seen, regCoords[r]))
+          continue; // a register holding a copy of an earlier one
+        seen.push_back(regCoords[r]);
         auto [fmt, v] = formatOf(rewriter, loc, e, origElt, op.getHex(), isSigned);
         std::string format = "pid (%d, %d, %d) idx (";
         for (size_t d = 0; d < idx.size(); ++d)
@@ -101,8 +145,12 @@ struct PrintConversion : public ConvertOpToLLVMPattern<tt::PrintOp> {
         SmallVector<Value> args = pid;
         args.append(idx.begin(), idx.end());
         args.push_back(v);
-        ti.printf(rewriter, loc, format, args);
+        prints.push_back({format, args});
       }
+      emitIf(rewriter, loc, owner, [&] {
+        for (auto &[format, args] : prints)
+          ti.printf(rewriter, loc, format, args);
+      });
     }
     rewriter.eraseOp(op);
     return success();
