@@ -57,6 +57,92 @@ def cases(torch, mods):
     return out
 
 
+def queued_gpu_ms(torch, launch, reps=50):
+    """Kernel time with launch overhead hidden: the GPU is held busy (torch.cuda._sleep) while
+    `reps` launches queue up behind it, so the events bracket back-to-back kernels only."""
+    launch()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda._sleep(200_000_000)  # ~0.1 s of spinning: far longer than queuing the launches takes
+    start.record()
+    for _ in range(reps):
+        launch()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end) / reps
+
+
+def cpu_us_per_launch(torch, launch, reps=400):
+    """Host time per launch (Python dispatch + driver), the GPU kept busy so nothing waits on it."""
+    launch()
+    torch.cuda.synchronize()
+    torch.cuda._sleep(200_000_000)
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        launch()
+    dt = time.perf_counter() - t0
+    torch.cuda.synchronize()
+    return dt / reps * 1e6
+
+
+def tessera_launch_breakdown(torch, m, x, y, z, n):
+    """Host microseconds of each step of Tessera's launch path, for the small vector add."""
+    from tessera.compiler import compiler as C
+    from tessera.runtime import specialize
+    fn = m.add_kernel
+    nv = C._nvidia()
+    args, kw = (x, y, z, n), {"BLOCK": 1024}
+    bound = fn.bind(args, kw)
+    at, consts, attrs, key = specialize.specialize(fn, bound)
+    lt = nv.leaf_types(at, bound, consts)
+    blob, offs = nv.pack_args(lt)
+    kernel = next(iter(fn.cache.values()))
+    stream = C._current_stream(torch, 0)
+    steps = {
+        "bind": lambda: fn.bind(args, kw),
+        "tensor_device": lambda: C._tensor_device(bound, fn),
+        "specialize": lambda: specialize.specialize(fn, bound),
+        "leaf_types": lambda: nv.leaf_types(at, bound, consts),
+        "pack_args": lambda: nv.pack_args(lt),
+        "current_stream": lambda: C._current_stream(torch, 0),
+        "driver_launch": lambda: kernel.loaded.launch(((n + 1023) // 1024,), blob, offs, stream),
+    }
+    out = {}
+    for name, f in steps.items():
+        f()
+        torch.cuda.synchronize()
+        reps = 300
+        torch.cuda._sleep(100_000_000)
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            f()
+        out[name] = (time.perf_counter() - t0) / reps * 1e6
+        torch.cuda.synchronize()
+    return out
+
+
+def launch_overhead(torch, mods):
+    """Small vector add (2^20): host cost per launch and queued kernel time, both implementations."""
+    n = 1 << 20
+    x = torch.rand(n, device="cuda")
+    y = torch.rand(n, device="cuda")
+    recs = []
+    for impl, m in mods.items():
+        z = torch.empty_like(x)
+        launch = lambda m=m, z=z: m.add_kernel[((n + 1023) // 1024,)](x, y, z, n, BLOCK=1024)
+        rec = {"case": "launch overhead: vector add 2^20", "impl": impl}
+        try:
+            rec["host_us_per_launch"] = cpu_us_per_launch(torch, launch)
+            rec["queued_gpu_us"] = queued_gpu_ms(torch, launch, reps=200) * 1e3
+            if impl == "tessera":
+                rec["tessera_steps_us"] = tessera_launch_breakdown(torch, m, x, y, z, n)
+        except Exception as e:
+            rec["why"] = f"{type(e).__name__}: {e}"[:400]
+        print(json.dumps(rec), flush=True)
+        recs.append(rec)
+    return recs
+
+
 def triton_cdiv(a, b):
     return (a + b - 1) // b
 
@@ -81,6 +167,7 @@ def main():
             rec["ok"] = bool(check())
             ms = do_bench(launch, warmup=25, rep=200, return_mode="median")
             rec["ms"] = ms
+            rec["queued_gpu_ms"] = queued_gpu_ms(torch, launch)
             if nbytes:
                 rec["gbps"] = nbytes / (ms * 1e-3) / 1e9
             if flops:
@@ -90,11 +177,11 @@ def main():
             rec["why"] = f"{type(e).__name__}: {e}"[:400]
         print(json.dumps(rec), flush=True)
         results.append(rec)
-    # the PyTorch reference rates on the same inputs
-    print(f"{'case':<24} {'impl':<8} {'ok':<5} {'ms':>9} {'GB/s':>8} {'TFLOP/s':>8}")
+    print(f"{'case':<24} {'impl':<8} {'ok':<5} {'ms':>9} {'queued ms':>10} {'GB/s':>8} {'TFLOP/s':>8}")
     for r in results:
         print(f"{r['case']:<24} {r['impl']:<8} {str(r['ok']):<5} {r.get('ms', float('nan')):>9.3f} "
-              f"{r.get('gbps', 0):>8.0f} {r.get('tflops', 0):>8.1f}")
+              f"{r.get('queued_gpu_ms', float('nan')):>10.3f} {r.get('gbps', 0):>8.0f} {r.get('tflops', 0):>8.1f}")
+    results += launch_overhead(torch, mods)
     if args.out:
         with open(args.out, "w") as f:
             json.dump(results, f, indent=1)

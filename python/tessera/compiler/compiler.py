@@ -213,6 +213,14 @@ def _tensor_device(bound, jit_fn):
     return device
 
 
+def _current_stream(torch, device):
+    """The raw handle of the current CUDA stream (the cheap private accessor where torch has it)."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(device)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
 def launch_compiled(jit_fn, grid, args, kwargs, launch_opts, warmup=False):
     """kernel[grid](*args) on a GPU: specialize, compile on a cache miss, pack the arguments, launch."""
     from ..runtime import specialize
@@ -257,6 +265,6 @@ def launch_compiled(jit_fn, grid, args, kwargs, launch_opts, warmup=False):
     import torch
     stream = launch_opts.get("stream")
     if stream is None:
-        stream = torch.cuda.current_stream(device).cuda_stream
+        stream = _current_stream(torch, device)
     kernel.loaded.launch(g, blob, offsets, stream)
     return kernel

@@ -40,12 +40,17 @@ class JITFunction:
         self.debug = debug
         self.signature = inspect.signature(fn)
         self.arg_names = list(self.signature.parameters)
+        self._param_set = frozenset(self.arg_names)
         self.constexpr_names = set()
         for name, p in self.signature.parameters.items():
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                 raise TypeError(f"@tessera.jit function {fn.__name__} cannot take *args or **kwargs")
             if _is_constexpr_annotation(p.annotation, fn):
                 self.constexpr_names.add(name)
+        # Launches bind arguments on every call; when every parameter is an
+        # ordinary positional-or-keyword one, bind() takes a fast path.
+        self._simple_params = all(p.kind == p.POSITIONAL_OR_KEYWORD for p in self.signature.parameters.values())
+        self._defaults = {n: p.default for n, p in self.signature.parameters.items() if p.default is not p.empty}
         self.do_not_specialize = set(self._names(do_not_specialize))
         self.do_not_specialize_on_alignment = set(self._names(do_not_specialize_on_alignment))
         self._src = None
@@ -102,6 +107,27 @@ class JITFunction:
     # ----------------------------------------------------------- binding
     def bind(self, args, kwargs):
         """Bind call arguments to parameters (defaults applied); TypeError on a mismatch."""
+        names = self.arg_names
+        if self._simple_params and len(args) <= len(names):
+            given = dict(zip(names, args))
+            fast = True
+            for k, v in kwargs.items():
+                if k in given or k not in self._param_set:
+                    fast = False  # duplicate or unknown: let inspect word the error
+                    break
+                given[k] = v
+            if fast:
+                out = {}
+                for n in names:
+                    if n in given:
+                        out[n] = given[n]
+                    elif n in self._defaults:
+                        out[n] = self._defaults[n]
+                    else:
+                        fast = False
+                        break
+                if fast:
+                    return out
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:
