@@ -211,10 +211,10 @@ struct FpToFpConversion : public ConvertOpToLLVMPattern<tt::FpToFpOp> {
     const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
     Type srcElt = getElementTypeOrSelf(op.getSrc().getType());
     Type dstElt = getElementTypeOrSelf(op.getType());
-    if (srcElt.getIntOrFloatBitWidth() == 8 || dstElt.getIntOrFloatBitWidth() == 8)
-      return rewriter.notifyMatchFailure(op, "fp8 conversions are not lowered yet");
     Location loc = op.getLoc();
     bool rtz = op.getRounding() && *op.getRounding() == tt::RoundingMode::RTZ;
+    if (srcElt.getIntOrFloatBitWidth() == 8 || dstElt.getIntOrFloatBitWidth() == 8)
+      return lowerFp8(op, adaptor, rewriter, tc, srcElt, dstElt, rtz);
     Type dst = tc.convertElementType(dstElt);
     Value r = mapElements(rewriter, loc, tc, op.getType(), adaptor.getOperands(),
                           [&](ArrayRef<Value> e) -> Value {
@@ -239,6 +239,60 @@ struct FpToFpConversion : public ConvertOpToLLVMPattern<tt::FpToFpOp> {
                                              .getResult(0);
                             return LLVM::BitcastOp::create(rewriter, loc, dst, bits);
                           });
+    rewriter.replaceOp(op, r);
+    return success();
+  }
+  /// Conversions to or from 8-bit floats go through the target's f16/f32
+  /// conversions: the source widens exactly to f16 (from fp8) or f32 (from
+  /// bf16) and is rounded once, to nearest even with saturation.
+  LogicalResult lowerFp8(tt::FpToFpOp op, OpAdaptor adaptor,
+                         ConversionPatternRewriter &rewriter,
+                         const TesseraLLVMTypeConverter &tc, Type srcElt,
+                         Type dstElt, bool rtz) const {
+    bool from8 = srcElt.getIntOrFloatBitWidth() == 8;
+    bool to8 = dstElt.getIntOrFloatBitWidth() == 8;
+    if (to8 && rtz)
+      return op.emitOpError() << "rounding toward zero to " << dstElt
+                              << " is not supported: conversions to 8-bit floats round to "
+                                 "nearest even";
+    if (to8 && srcElt.isF64())
+      return op.emitOpError() << "converting f64 to " << dstElt
+                              << " in one rounding step is not supported; convert to f32 first";
+    const TargetInfoBase &ti = tc.getTargetInfo();
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    bool unsupported = false;
+    Value r = mapElements(
+        rewriter, loc, tc, op.getType(), adaptor.getOperands(), [&](ArrayRef<Value> e) -> Value {
+          Value x = e[0];
+          if (unsupported)
+            return x;
+          if (from8) {
+            x = ti.extFromFp8(rewriter, loc, x, srcElt);
+            if (!x) {
+              unsupported = true;
+              return e[0];
+            }
+          } else if (srcElt.isBF16()) {
+            x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
+          }
+          if (to8) {
+            Value y = ti.truncToFp8(rewriter, loc, x, dstElt);
+            if (!y)
+              unsupported = true;
+            return y ? y : e[0];
+          }
+          // From fp8 (x is f16) to a wider float: every fp8 value is exact in each.
+          if (dstElt.isF16())
+            return x;
+          if (dstElt.isBF16())
+            return LLVM::FPTruncOp::create(rewriter, loc, rewriter.getBF16Type(),
+                                           LLVM::FPExtOp::create(rewriter, loc, f32, x));
+          return LLVM::FPExtOp::create(rewriter, loc, tc.convertElementType(dstElt), x);
+        });
+    if (unsupported)
+      return op.emitOpError() << "converting " << srcElt << " to " << dstElt
+                              << " is not supported on this target (NVIDIA needs sm_89 or newer)";
     rewriter.replaceOp(op, r);
     return success();
   }

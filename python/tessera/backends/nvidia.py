@@ -72,8 +72,20 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc):
 LLVM_PIPELINE = "builtin.module(ttg-allocate-shared-memory, convert-scf-to-cf, convert-ttg-to-llvm, canonicalize, cse)"
 
 
+def _raise_unsupported(diagnostics):
+    """A lowering that rejects what the kernel asks for on this target (its message says
+    "... is not supported ...") is the user's to fix: a CompilationError at the kernel line."""
+    import linecache
+    from ..compiler.errors import CompilationError
+    for d in diagnostics:
+        if d.severity == "error" and " is not supported" in d.message and d.file and d.line:
+            src = linecache.getline(d.file, d.line) or None
+            raise CompilationError(d.message, d.file, d.line, max(d.column - 1, 0), src)
+
+
 def _stage(res, what, name):
     if not res.ok:
+        _raise_unsupported(res.diagnostics)
         diags = "\n".join(str(d) for d in res.diagnostics)
         raise RuntimeError(f"internal error while {what} '{name}' (a Tessera bug):\n{diags}")
     return res

@@ -99,3 +99,40 @@ import importlib.util, sys
 spec = importlib.util.spec_from_file_location("gpu_kernels", %r)
 k = importlib.util.module_from_spec(spec); spec.loader.exec_module(k)
 """ % os.path.join(os.path.dirname(os.path.abspath(__file__)), "gpu_kernels.py")
+
+
+@tessera.jit
+def convert_kernel(x_ptr, y_ptr, n, DST: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m).to(DST), mask=m)
+
+
+FP8 = ([(torch.float8_e4m3fn, tl.float8e4nv, 448.0), (torch.float8_e5m2, tl.float8e5, 57344.0)]
+       if hasattr(torch, "float8_e4m3fn") else [])  # PyTorch >= 2.1
+
+
+@pytest.mark.parametrize("tdt,ldt,fmax", FP8)
+@pytest.mark.parametrize("src", [torch.float32, torch.float16, torch.bfloat16])
+def test_fp8_downcast_rounds_to_nearest_even_and_saturates(tdt, ldt, fmax, src):
+    n = 5000
+    x = (torch.randn(n, device="cuda") * fmax / 8).to(src)
+    if src == torch.float16:
+        x = x.clamp(-60000, 60000)
+    x[:3] = torch.tensor([fmax * 4, -fmax * 4, 0.0])  # out of range saturates; torch would give NaN
+    y = torch.empty(n, device="cuda", dtype=tdt)
+    convert_kernel[(tessera.cdiv(n, 1024),)](x, y, n, DST=ldt, BLOCK=1024)
+    got = y.float()
+    assert got[:3].tolist() == [fmax, -fmax, 0.0]
+    ref = x[3:].float().to(tdt).float()
+    torch.testing.assert_close(got[3:], ref, atol=0, rtol=0)
+
+
+@pytest.mark.parametrize("tdt,ldt,fmax", FP8)
+@pytest.mark.parametrize("dst,tdst", [(tl.float32, torch.float32), (tl.float16, torch.float16),
+                                      (tl.bfloat16, torch.bfloat16)])
+def test_fp8_upcast_is_exact_for_every_bit_pattern(tdt, ldt, fmax, dst, tdst):
+    x = torch.arange(256, device="cuda", dtype=torch.int32).to(torch.uint8).view(tdt)
+    y = torch.empty(256, device="cuda", dtype=tdst)
+    convert_kernel[(1,)](x, y, 256, DST=dst, BLOCK=256)
+    torch.testing.assert_close(y, x.to(tdst), atol=0, rtol=0, equal_nan=True)

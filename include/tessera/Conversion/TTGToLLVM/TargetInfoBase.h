@@ -91,6 +91,16 @@ public:
   /// "exp") on `type` (f32/f64), or "" if it has none.
   virtual std::string mathLibraryFunction(StringRef op, Type type) const = 0;
 
+  /// An 8-bit float (`fp8Type`, held as i8) from an f16 or f32 value,
+  /// rounded to nearest even and saturated to the finite range (NaN stays
+  /// NaN). Returns null when the target cannot convert to `fp8Type`.
+  virtual Value truncToFp8(OpBuilder &b, Location loc, Value value,
+                           Type fp8Type) const = 0;
+  /// The f16 value of an 8-bit float (`fp8Type`, held as i8); exact.
+  /// Returns null when the target cannot convert from `fp8Type`.
+  virtual Value extFromFp8(OpBuilder &b, Location loc, Value value,
+                           Type fp8Type) const = 0;
+
   /// Device printf of a format string with the given arguments.
   virtual void printf(OpBuilder &b, Location loc, StringRef format,
                       ValueRange args) const = 0;

@@ -137,6 +137,26 @@ Value inlineAsm(OpBuilder &b, Location loc, Type resultType, ValueRange operands
   return resultType ? op.getResult(0) : Value();
 }
 
+/// A pure inline PTX expression (free to CSE and to delete when unused).
+Value pureAsm(OpBuilder &b, Location loc, Type resultType, ValueRange operands,
+              StringRef asmStr, StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, TypeRange{resultType}, operands, asmStr, constraints,
+             /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr())
+      .getResult(0);
+}
+
+/// The PTX name of an 8-bit float type with hardware conversions, or "".
+StringRef ptxFp8Name(Type t) {
+  if (isa<Float8E4M3FNType>(t))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "e5m2";
+  return "";
+}
+
 class NVIDIATargetInfo : public mlir::tessera::TargetInfoBase {
 public:
   explicit NVIDIATargetInfo(int cc) : cc(cc) {}
@@ -414,6 +434,43 @@ public:
     // nvvm.barrier0, not nvvm.barrier: the latter's textual form does not
     // parse back with a location alias in LLVM 22.
     NVVM::Barrier0Op::create(b, loc);
+  }
+
+  // cvt between f16x2/f32 and e4m3x2/e5m2x2 exists from sm_89 (PTX 7.8).
+  // One element goes through the low half of each packed register.
+  Value truncToFp8(OpBuilder &b, Location loc, Value value,
+                   Type fp8Type) const override {
+    StringRef name = ptxFp8Name(fp8Type);
+    if (name.empty() || cc < 89)
+      return {};
+    Type i16 = b.getI16Type();
+    Value packed;
+    if (value.getType().isF32()) {
+      Value zero = LLVM::ConstantOp::create(b, loc, b.getF32Type(), b.getF32FloatAttr(0));
+      // d = {cvt(a) in the high byte, cvt(b) in the low byte}.
+      packed = pureAsm(b, loc, i16, {zero, value},
+                       ("cvt.rn.satfinite." + name + "x2.f32 $0, $1, $2;").str(), "=h,f,f");
+    } else if (value.getType().isF16()) {
+      Value bits = LLVM::BitcastOp::create(b, loc, i16, value);
+      Value wide = LLVM::ZExtOp::create(b, loc, b.getI32Type(), bits);
+      packed = pureAsm(b, loc, i16, {wide},
+                       ("cvt.rn.satfinite." + name + "x2.f16x2 $0, $1;").str(), "=h,r");
+    } else {
+      return {};
+    }
+    return LLVM::TruncOp::create(b, loc, b.getI8Type(), packed);
+  }
+
+  Value extFromFp8(OpBuilder &b, Location loc, Value value,
+                   Type fp8Type) const override {
+    StringRef name = ptxFp8Name(fp8Type);
+    if (name.empty() || cc < 89)
+      return {};
+    Value wide = LLVM::ZExtOp::create(b, loc, b.getI16Type(), value);
+    Value pair = pureAsm(b, loc, b.getI32Type(), {wide},
+                         ("cvt.rn.f16x2." + name + "x2 $0, $1;").str(), "=r,h");
+    Value low = LLVM::TruncOp::create(b, loc, b.getI16Type(), pair);
+    return LLVM::BitcastOp::create(b, loc, b.getF16Type(), low);
   }
 
   std::string mathLibraryFunction(StringRef op, Type type) const override {

@@ -1,0 +1,50 @@
+"""fp8 conversions lowered for the GPU (compile-only: runs without a GPU, needs ptxas for the cubin)."""
+
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera.backends import nvidia
+from tessera.compiler import compiler
+
+
+@tessera.jit
+def to_fp8(x_ptr, y_ptr, n, DST: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m).to(DST), mask=m)
+
+
+needs_ptxas = pytest.mark.skipif(not nvidia.find_ptxas(), reason="ptxas (CUDA toolkit) not installed")
+
+
+@needs_ptxas
+@pytest.mark.parametrize("src,dst,ptx", [
+    ("fp32", tl.float8e4nv, "cvt.rn.satfinite.e4m3x2.f32"),
+    ("fp16", tl.float8e5, "cvt.rn.satfinite.e5m2x2.f16x2"),
+    ("bf16", tl.float8e4nv, "cvt.rn.satfinite.e4m3x2.f32"),
+])
+def test_downcast_to_fp8_compiles_to_cvt(src, dst, ptx):
+    k = tessera.compile(to_fp8, signature={"x_ptr": f"*{src}", "y_ptr": f"*{dst.name}", "n": "i32"},
+                        constexprs={"DST": dst, "BLOCK": 256}, target="cuda:90")
+    assert ptx in k.asm["ptx"]
+    assert k.asm["cubin"][:4] == b"\x7fELF"
+
+
+@needs_ptxas
+@pytest.mark.parametrize("src,ptx", [("fp8e4nv", "cvt.rn.f16x2.e4m3x2"), ("fp8e5", "cvt.rn.f16x2.e5m2x2")])
+@pytest.mark.parametrize("dst", [tl.float32, tl.float16, tl.bfloat16])
+def test_upcast_from_fp8_compiles_to_cvt(src, ptx, dst):
+    k = tessera.compile(to_fp8, signature={"x_ptr": f"*{src}", "y_ptr": f"*{dst.name}", "n": "i32"},
+                        constexprs={"DST": dst, "BLOCK": 256}, target="cuda:90")
+    assert ptx in k.asm["ptx"]
+    assert k.asm["cubin"][:4] == b"\x7fELF"
+
+
+def test_fp8_before_sm89_is_a_clear_error():
+    with pytest.raises(tessera.CompilationError) as e:
+        tessera.compile(to_fp8, signature={"x_ptr": "*fp32", "y_ptr": "*fp8e4nv", "n": "i32"},
+                        constexprs={"DST": tl.float8e4nv, "BLOCK": 256}, target="cuda:80")
+    assert "not supported on this target" in str(e.value) and "sm_89" in str(e.value)
+    assert e.value.lineno == to_fp8.fn.__code__.co_firstlineno + 4  # the .to(DST) line
+    assert ".to(DST)" in str(e.value)
