@@ -355,6 +355,148 @@ struct PreciseMath : public ConvertOpToLLVMPattern<OpTy> {
   const TargetInfoBase &targetInfo;
 };
 
+/// tt.elementwise_inline_asm: one asm statement per `packed_element`
+/// consecutive elements a thread holds. Values narrower than 32 bits share
+/// 32-bit registers (as LLVM vectors of up to 32/width elements); wider ones
+/// take a register each. The asm sees the result registers first ($0...),
+/// then the argument registers, in operand order.
+struct ElementwiseInlineAsmConversion
+    : public ConvertOpToLLVMPattern<tt::ElementwiseInlineAsmOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  /// Elements of `t` per register when `pack` of them are processed together.
+  static int64_t perRegister(Type t, int64_t pack) {
+    unsigned bits = isa<LLVM::LLVMPointerType>(t) ? 64 : t.getIntOrFloatBitWidth();
+    return bits < 32 ? std::min<int64_t>(pack, 32 / bits) : 1;
+  }
+  static int64_t registers(Type t, int64_t pack) {
+    int64_t k = perRegister(t, pack);
+    return (pack + k - 1) / k;
+  }
+
+  LogicalResult
+  matchAndRewrite(tt::ElementwiseInlineAsmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    Location loc = op.getLoc();
+    int64_t pack = op.getPackedElement();
+    if (pack < 1)
+      return op.emitOpError() << "packed_element must be at least 1, got " << pack;
+
+    RankedTensorType shape;
+    for (Type t : op->getResultTypes())
+      if (!shape)
+        shape = dyn_cast<RankedTensorType>(t);
+    for (Value v : op.getArgs())
+      if (!shape)
+        shape = dyn_cast<RankedTensorType>(v.getType());
+    int64_t n = shape ? getElemsPerThread(shape) : 1;
+    if (n % pack)
+      return op.emitOpError() << "packed_element = " << pack << " does not divide the " << n
+                              << " elements each thread holds of " << shape;
+
+    SmallVector<Type> resElts, argElts;
+    for (Type t : op->getResultTypes())
+      resElts.push_back(tc.convertElementType(getElementTypeOrSelf(t)));
+    for (Value v : op.getArgs())
+      argElts.push_back(tc.convertElementType(getElementTypeOrSelf(v.getType())));
+    for (Type t : llvm::concat<Type>(resElts, argElts))
+      if (pack > 1 && t.isInteger(1))
+        return op.emitOpError() << "i1 values cannot be packed (packed_element = " << pack
+                                << "); pass them as i8";
+
+    // The constraints must name exactly the registers this packing needs.
+    int64_t needRes = 0, needArgs = 0;
+    for (Type t : resElts)
+      needRes += registers(t, pack);
+    for (Type t : argElts)
+      needArgs += registers(t, pack);
+    SmallVector<StringRef> parts;
+    op.getConstraints().split(parts, ',', -1, /*KeepEmpty=*/false);
+    int64_t named = llvm::count_if(parts, [](StringRef c) { return !c.trim().starts_with("~"); });
+    if (named != needRes + needArgs)
+      return op.emitOpError() << "constraints \"" << op.getConstraints() << "\" name " << named
+                              << " operands, but packed_element = " << pack << " needs "
+                              << needRes + needArgs << " (" << needRes << " result and " << needArgs
+                              << " argument registers)";
+
+    auto regType = [&](Type elt, int64_t count) -> Type {
+      return count > 1 ? Type(VectorType::get({count}, elt)) : elt;
+    };
+    // Result register types, in operand order.
+    SmallVector<Type> outTypes;
+    for (Type t : resElts) {
+      int64_t k = perRegister(t, pack);
+      for (int64_t r = 0, left = pack; r < registers(t, pack); ++r, left -= k)
+        outTypes.push_back(regType(t, std::min(k, left)));
+    }
+    Type asmResult;
+    if (outTypes.size() == 1)
+      asmResult = outTypes[0];
+    else if (!outTypes.empty())
+      asmResult = LLVM::LLVMStructType::getLiteral(rewriter.getContext(), outTypes);
+
+    SmallVector<SmallVector<Value>> args;
+    for (Value v : adaptor.getArgs())
+      args.push_back(shape ? unpackOrSplat(rewriter, loc, v, n) : SmallVector<Value>{v});
+    SmallVector<SmallVector<Value>> results(resElts.size());
+
+    for (int64_t g = 0; g < n; g += pack) {
+      SmallVector<Value> operands;
+      for (auto [a, t] : llvm::zip(args, argElts)) {
+        int64_t k = perRegister(t, pack);
+        for (int64_t i = 0; i < pack; i += k) {
+          int64_t count = std::min(k, pack - i);
+          if (count == 1) {
+            operands.push_back(a[g + i]);
+            continue;
+          }
+          auto vt = VectorType::get({count}, t);
+          Value vec = LLVM::UndefOp::create(rewriter, loc, vt);
+          for (int64_t j = 0; j < count; ++j)
+            vec = LLVM::InsertElementOp::create(rewriter, loc, vec, a[g + i + j],
+                                                i32Val(rewriter, loc, j));
+          operands.push_back(vec);
+        }
+      }
+      auto asmOp = LLVM::InlineAsmOp::create(
+          rewriter, loc, asmResult ? TypeRange{asmResult} : TypeRange{}, operands,
+          op.getAsmString(), op.getConstraints(), /*has_side_effects=*/!op.getPure(),
+          /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(rewriter.getContext(), LLVM::AsmDialect::AD_ATT),
+          ArrayAttr());
+      int64_t reg = 0;
+      for (auto [r, t] : llvm::enumerate(resElts)) {
+        int64_t k = perRegister(t, pack);
+        for (int64_t i = 0; i < pack; i += k, ++reg) {
+          Value v = outTypes.size() == 1
+                        ? asmOp.getResult(0)
+                        : LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0),
+                                                       ArrayRef<int64_t>{reg})
+                              .getResult();
+          int64_t count = std::min(k, pack - i);
+          if (count == 1) {
+            results[r].push_back(v);
+            continue;
+          }
+          for (int64_t j = 0; j < count; ++j)
+            results[r].push_back(
+                LLVM::ExtractElementOp::create(rewriter, loc, v, i32Val(rewriter, loc, j)));
+        }
+      }
+    }
+    SmallVector<Value> replacements;
+    for (auto [r, t] : llvm::enumerate(op->getResultTypes())) {
+      if (auto tt = dyn_cast<RankedTensorType>(t))
+        replacements.push_back(packStruct(rewriter, loc, tc.convertType(tt), results[r]));
+      else
+        replacements.push_back(results[r][0]);
+    }
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
 struct ClampFConversion : public ConvertOpToLLVMPattern<tt::ClampFOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -411,7 +553,7 @@ void mlir::tessera::populateElementwiseOpToLLVMPatterns(
     TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ScalarizeTensorOp>(typeConverter, ctx);
-  patterns.add<SplatConstantConversion, AddPtrConversion, FpToFpConversion,
+  patterns.add<SplatConstantConversion, AddPtrConversion, FpToFpConversion, ElementwiseInlineAsmConversion,
                MulhiUIConversion, ClampFConversion, ExternElementwiseConversion,
                CastLike<tt::BitcastOp>, CastLike<tt::IntToPtrOp>,
                CastLike<tt::PtrToIntOp>>(typeConverter);

@@ -73,12 +73,14 @@ LLVM_PIPELINE = "builtin.module(ttg-allocate-shared-memory, convert-scf-to-cf, c
 
 
 def _raise_unsupported(diagnostics):
-    """A lowering that rejects what the kernel asks for on this target (its message says
-    "... is not supported ...") is the user's to fix: a CompilationError at the kernel line."""
+    """A lowering pattern that rejects a `tt` op the kernel produced (fp8 on an old GPU, inline asm
+    whose constraints do not fit, ...) explains why in an op error: that is the user's to fix, so
+    it becomes a CompilationError at the kernel line. Anything else stays an internal error."""
     import linecache
     from ..compiler.errors import CompilationError
     for d in diagnostics:
-        if d.severity == "error" and " is not supported" in d.message and d.file and d.line:
+        if (d.severity == "error" and d.message.startswith("'tt.") and "failed to legalize" not in d.message
+                and d.file and d.file.endswith(".py") and d.line):
             src = linecache.getline(d.file, d.line) or None
             raise CompilationError(d.message, d.file, d.line, max(d.column - 1, 0), src)
 

@@ -136,3 +136,19 @@ def test_fp8_upcast_is_exact_for_every_bit_pattern(tdt, ldt, fmax, dst, tdst):
     y = torch.empty(256, device="cuda", dtype=tdst)
     convert_kernel[(1,)](x, y, 256, DST=dst, BLOCK=256)
     torch.testing.assert_close(y, x.to(tdst), atol=0, rtol=0, equal_nan=True)
+
+
+def test_inline_asm_funnel_shift_and_packed_bytes():
+    from test.unit.compiler.test_inline_asm_lowering import funnel_shift, u8_to_f32
+    n = 3000
+    a = torch.randint(0, 2 ** 31 - 1, (n,), device="cuda", dtype=torch.int32)
+    b = torch.randint(0, 2 ** 31 - 1, (n,), device="cuda", dtype=torch.int32)
+    out = torch.empty_like(a)
+    funnel_shift[(tessera.cdiv(n, 256),)](a, b, out, n, BLOCK=256)
+    ref = ((a.long() << 4) & 0xFFFFFFFF) | (b.long() >> 28)
+    ref = torch.where(ref >= 2 ** 31, ref - 2 ** 32, ref).to(torch.int32)
+    assert torch.equal(out, ref)
+    x = (torch.arange(1024, device="cuda") % 256).to(torch.uint8)
+    y = torch.empty(1024, device="cuda", dtype=torch.float32)
+    u8_to_f32[(2,)](x, y, BLOCK=512)
+    assert torch.equal(y, x.float())
