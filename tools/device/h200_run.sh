@@ -20,6 +20,8 @@ cmake -G Ninja -S . -B /tmp/build-py -DTESSERA_BUILD_CORE=OFF \
 export PYTHONPATH="$root/python"
 export TESSERA_CONFORMANCE_DIR="$root/dist/conformance"
 $py -c "import tessera; from tessera import _C; print('tessera', tessera.__version__, 'cuda', _C.cuda.available()[0], _C.cuda.device_count())"
+# `h200_run.sh --setup-only`: stop here (the extension is built), e.g. to run one probe after it.
+if [ "${1:-}" = "--setup-only" ]; then exit 0; fi
 for impl in tessera triton; do
   timeout 300 $py dist/conformance/runner.py --impl $impl --bench > "$out/conformance_$impl.jsonl" 2> "$out/conformance_$impl.err"
   echo "== $impl: $(tail -1 "$out/conformance_$impl.jsonl")"
