@@ -198,9 +198,174 @@ struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayou
   }
 };
 
+
+/// Ops that rearrange elements between threads by their row-major position:
+/// every source element is written to shared memory at a position computed
+/// from its coordinates, a barrier, and every result element is read from
+/// its position (a barrier before protects earlier users of the buffer).
+/// Positions are element indices; `Place` maps (operand or result index,
+/// row-major index within that tensor) to the buffer index.
+struct SharedExchange {
+  ConversionPatternRewriter &rewriter;
+  Location loc;
+  const TesseraLLVMTypeConverter &tc;
+  const TargetInfoBase &ti;
+  Value base;
+  Type elt;
+
+  Value rowMajor(RankedTensorType t, ArrayRef<Value> coords) {
+    Value flat = i32Val(rewriter, loc, 0);
+    for (int64_t d = 0; d < t.getRank(); ++d) {
+      flat = LLVM::MulOp::create(rewriter, loc, flat, i32Val(rewriter, loc, t.getDimSize(d)));
+      flat = LLVM::AddOp::create(rewriter, loc, flat, coords[d]);
+    }
+    return flat;
+  }
+  Value address(Value index) {
+    auto smemPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), ti.getSharedAddressSpace());
+    return LLVM::GEPOp::create(rewriter, loc, smemPtr, elt, base, ValueRange{index});
+  }
+  /// Writes `value` (a converted tensor of type `t`) at scale * rowMajor + shift.
+  void write(Value value, RankedTensorType t, int64_t scale, int64_t shift) {
+    SmallVector<Value> elems = unpackStruct(rewriter, loc, value);
+    for (auto [v, coords] : llvm::zip(elems, emitIndices(rewriter, loc, ti, t)))
+      LLVM::StoreOp::create(rewriter, loc, v, address(place(t, coords, scale, shift)));
+  }
+  /// Reads a tensor of type `t` from scale * rowMajor + shift.
+  Value read(RankedTensorType t, int64_t scale, int64_t shift) {
+    SmallVector<Value> out;
+    for (auto &coords : emitIndices(rewriter, loc, ti, t))
+      out.push_back(LLVM::LoadOp::create(rewriter, loc, elt, address(place(t, coords, scale, shift))));
+    return packStruct(rewriter, loc, tc.convertType(t), out);
+  }
+  Value place(RankedTensorType t, ArrayRef<Value> coords, int64_t scale, int64_t shift) {
+    Value i = rowMajor(t, coords);
+    if (scale != 1)
+      i = LLVM::MulOp::create(rewriter, loc, i, i32Val(rewriter, loc, scale));
+    if (shift != 0)
+      i = LLVM::AddOp::create(rewriter, loc, i, i32Val(rewriter, loc, shift));
+    return i;
+  }
+};
+
+/// Sets up a SharedExchange for `op` (whose scratch the allocator placed), or
+/// fails with the reason.
+FailureOr<SharedExchange> sharedExchange(Operation *op, ConversionPatternRewriter &rewriter,
+                                         const TypeConverter *converter, Type element,
+                                         ArrayRef<Type> tensors) {
+  for (Type t : tensors)
+    if (!supportsLinearLayout(cast<RankedTensorType>(t)))
+      return rewriter.notifyMatchFailure(op, "unsupported layout");
+  const auto &tc = tesseraTC(converter);
+  const TargetInfoBase &ti = tc.getTargetInfo();
+  auto offsetAttr = op->getAttrOfType<IntegerAttr>("ttg.scratch_offset");
+  if (!offsetAttr) {
+    op->emitError("this op moves data between threads through shared memory; run "
+                  "ttg-allocate-shared-memory first");
+    return failure();
+  }
+  Location loc = op->getLoc();
+  Value base = getSharedMemoryAddress(rewriter, loc, op, ti, offsetAttr.getInt());
+  return SharedExchange{rewriter, loc, tc, ti, base, tc.convertElementType(element)};
+}
+
+/// tt.reshape: row-major order is kept (also a valid order when
+/// allow_reorder is set).
+struct ReshapeConversion : public ConvertOpToLLVMPattern<tt::ReshapeOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSrc().getType(), dst = op.getType();
+    auto x = sharedExchange(op, rewriter, getTypeConverter(), src.getElementType(), {src, dst});
+    if (failed(x))
+      return failure();
+    x->ti.barrier(rewriter, op.getLoc());
+    x->write(adaptor.getSrc(), src, 1, 0);
+    x->ti.barrier(rewriter, op.getLoc());
+    rewriter.replaceOp(op, x->read(dst, 1, 0));
+    return success();
+  }
+};
+
+/// tt.join: result[..., k] is operand k's element (k = 0, 1).
+struct JoinConversion : public ConvertOpToLLVMPattern<tt::JoinOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::JoinOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType a = op.getLhs().getType(), b = op.getRhs().getType(), dst = op.getType();
+    auto x = sharedExchange(op, rewriter, getTypeConverter(), a.getElementType(), {a, b, dst});
+    if (failed(x))
+      return failure();
+    x->ti.barrier(rewriter, op.getLoc());
+    x->write(adaptor.getLhs(), a, 2, 0);
+    x->write(adaptor.getRhs(), b, 2, 1);
+    x->ti.barrier(rewriter, op.getLoc());
+    rewriter.replaceOp(op, x->read(dst, 1, 0));
+    return success();
+  }
+};
+
+/// tt.split: result k is src[..., k].
+struct SplitConversion : public ConvertOpToLLVMPattern<tt::SplitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::SplitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSrc().getType();
+    auto lhs = cast<RankedTensorType>(op.getOutLHS().getType());
+    auto rhs = cast<RankedTensorType>(op.getOutRHS().getType());
+    auto x = sharedExchange(op, rewriter, getTypeConverter(), src.getElementType(), {src, lhs, rhs});
+    if (failed(x))
+      return failure();
+    x->ti.barrier(rewriter, op.getLoc());
+    x->write(adaptor.getSrc(), src, 1, 0);
+    x->ti.barrier(rewriter, op.getLoc());
+    Value l = x->read(lhs, 2, 0);
+    Value r = x->read(rhs, 2, 1);
+    rewriter.replaceOp(op, ValueRange{l, r});
+    return success();
+  }
+};
+
+/// tt.cat: rhs follows lhs in row-major order (along dimension 0).
+struct CatConversion : public ConvertOpToLLVMPattern<tt::CatOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::CatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto a = cast<RankedTensorType>(op.getLhs().getType());
+    auto b = cast<RankedTensorType>(op.getRhs().getType());
+    auto dst = cast<RankedTensorType>(op.getType());
+    auto x = sharedExchange(op, rewriter, getTypeConverter(), a.getElementType(), {a, b, dst});
+    if (failed(x))
+      return failure();
+    x->ti.barrier(rewriter, op.getLoc());
+    x->write(adaptor.getLhs(), a, 1, 0);
+    x->write(adaptor.getRhs(), b, 1, a.getNumElements());
+    x->ti.barrier(rewriter, op.getLoc());
+    rewriter.replaceOp(op, x->read(dst, 1, 0));
+    return success();
+  }
+};
+
 } // namespace
 
 int64_t mlir::tessera::getConvertLayoutScratchBytes(Operation *op) {
+  // Reshape, join, split and cat always exchange through shared memory.
+  if (isa<tt::ReshapeOp, tt::JoinOp, tt::CatOp>(op)) {
+    auto t = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!supportsLinearLayout(t))
+      return 0;
+    return t.getNumElements() * elementBytes(t.getElementType());
+  }
+  if (auto split = dyn_cast<tt::SplitOp>(op)) {
+    RankedTensorType t = split.getSrc().getType();
+    if (!supportsLinearLayout(t))
+      return 0;
+    return t.getNumElements() * elementBytes(t.getElementType());
+  }
   auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op);
   if (!cvt)
     return 0;
@@ -214,6 +379,7 @@ int64_t mlir::tessera::getConvertLayoutScratchBytes(Operation *op) {
 void mlir::tessera::populateViewOpToLLVMPatterns(
     TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<MakeRangeConversion, SplatConversion, BroadcastConversion,
-               ExpandDimsConversion, TransConversion, ConvertLayoutConversion>(
+               ExpandDimsConversion, TransConversion, ConvertLayoutConversion,
+               ReshapeConversion, JoinConversion, SplitConversion, CatConversion>(
       typeConverter);
 }

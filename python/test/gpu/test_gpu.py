@@ -152,3 +152,12 @@ def test_inline_asm_funnel_shift_and_packed_bytes():
     y = torch.empty(1024, device="cuda", dtype=torch.float32)
     u8_to_f32[(2,)](x, y, BLOCK=512)
     assert torch.equal(y, x.float())
+
+
+def test_join_split_reshape_cat_move_elements_between_threads():
+    from test.unit.compiler.test_views_lowering import expected, views
+    for B in (64, 256):
+        x = torch.randn(2 * B, device="cuda")
+        o = torch.zeros(6 * B, device="cuda")
+        views[(1,)](x, o, B=B)
+        assert torch.equal(o.cpu(), torch.from_numpy(expected(x.cpu().numpy(), B))), B

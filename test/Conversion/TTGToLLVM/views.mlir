@@ -1,0 +1,72 @@
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(ttg-allocate-shared-memory, convert-ttg-to-llvm, canonicalize, cse)' | FileCheck %s
+// Without ttg-allocate-shared-memory there is no buffer to exchange through: an error.
+// RUN: not tessera-opt %s -split-input-file --convert-ttg-to-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSMEM
+
+// tt.reshape / tt.join / tt.split / tt.cat (lib/Conversion/TTGToLLVM/
+// ViewOpToLLVM.cpp): elements go through shared memory by row-major
+// position, between barriers.
+
+// 64 f32 in, 64 out: a 256-byte buffer; each of the thread's 2 elements
+// stored, then 2 loaded.
+// CHECK: module attributes {{.*}}ttg.shared = 256 : i32
+// CHECK-LABEL: llvm.func @reshape
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-2: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-2: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// NOSMEM: views.mlir:[[@LINE+5]]:{{.*}} error: this op moves data between threads through shared memory; run ttg-allocate-shared-memory first
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reshape(%x: tensor<8x8xf32, #blocked>) -> tensor<64xf32, #blocked1> {
+    %r = tt.reshape %x : tensor<8x8xf32, #blocked> -> tensor<64xf32, #blocked1>
+    tt.return %r : tensor<64xf32, #blocked1>
+  }
+}
+
+// -----
+
+// join: operand k lands at 2 * position + k.
+// CHECK: module attributes {{.*}}ttg.shared = 512 : i32
+// CHECK-LABEL: llvm.func @join
+// CHECK-DAG: [[TWO:%.*]] = llvm.mlir.constant(2 : i32)
+// CHECK-DAG: [[ONE:%.*]] = llvm.mlir.constant(1 : i32)
+// CHECK: nvvm.barrier0
+// CHECK: [[P:%.*]] = llvm.mul %{{.*}}, [[TWO]]
+// CHECK: llvm.store
+// CHECK: [[Q:%.*]] = llvm.add %{{.*}}, [[ONE]]
+// CHECK: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @join(%a: tensor<64xi32, #blocked1>, %b: tensor<64xi32, #blocked1>) -> tensor<64x2xi32, #blocked2> {
+    %r = tt.join %a, %b : tensor<64xi32, #blocked1> -> tensor<64x2xi32, #blocked2>
+    tt.return %r : tensor<64x2xi32, #blocked2>
+  }
+}
+
+// -----
+
+// split reads position * 2 + k; cat places rhs after lhs's 64 elements.
+// CHECK-LABEL: llvm.func @split_cat
+// CHECK-DAG: [[C64:%.*]] = llvm.mlir.constant(64 : i32)
+// CHECK: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.load
+// CHECK: nvvm.barrier0
+// CHECK: llvm.add %{{.*}}, [[C64]]
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: llvm.load
+// CHECK: llvm.return
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [1, 0]}>
+#blocked3 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @split_cat(%x: tensor<64x2xf16, #blocked2>) -> tensor<128xf16, #blocked3> {
+    %l, %r = tt.split %x : tensor<64x2xf16, #blocked2> -> tensor<64xf16, #blocked1>
+    %c = tt.cat %l, %r : tensor<64xf16, #blocked1> -> tensor<128xf16, #blocked3>
+    tt.return %c : tensor<128xf16, #blocked3>
+  }
+}
