@@ -75,23 +75,6 @@ void emitIf(ConversionPatternRewriter &rewriter, Location loc, Value pred, Fn bo
   rewriter.setInsertionPointToStart(after);
 }
 
-/// True in the one thread of each group of threads holding the same
-/// elements: the lane and warp bits that move no element are 0.
-Value isOwner(ConversionPatternRewriter &rewriter, Location loc, const TargetInfoBase &ti,
-              const ::tessera::LinearLayout &layout) {
-  auto [lane, warp] = laneAndWarp(rewriter, loc, ti);
-  Value ok = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
-  for (auto &[dim, mask] : layout.getFreeVariableMasks()) {
-    if (mask == 0 || (dim != "lane" && dim != "warp"))
-      continue;
-    Value id = dim == "lane" ? lane : warp;
-    Value bits = LLVM::AndOp::create(rewriter, loc, id, i32Val(rewriter, loc, mask));
-    Value zero = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, bits, i32Val(rewriter, loc, 0));
-    ok = LLVM::AndOp::create(rewriter, loc, ok, zero);
-  }
-  return ok;
-}
-
 struct PrintConversion : public ConvertOpToLLVMPattern<tt::PrintOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -129,7 +112,7 @@ struct PrintConversion : public ConvertOpToLLVMPattern<tt::PrintOp> {
       auto indices = emitIndices(rewriter, loc, ti, tensor);
       SmallVector<Value> elems = unpackStruct(rewriter, loc, converted);
       ::tessera::LinearLayout layout = toLinearLayout(tensor);
-      Value owner = isOwner(rewriter, loc, ti, layout);
+      Value owner = isOwnerThread(rewriter, loc, ti, layout);
       SmallVector<SmallVector<int32_t>> seen;
       auto regCoords = registerCoordinates(layout);
       SmallVector<std::pair<std::string, SmallVector<Value>>> prints;

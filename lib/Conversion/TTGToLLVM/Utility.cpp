@@ -81,6 +81,22 @@ mlir::tessera::laneAndWarp(OpBuilder &b, Location loc,
   return {lane, warp};
 }
 
+Value mlir::tessera::isOwnerThread(OpBuilder &b, Location loc,
+                                  const TargetInfoBase &targetInfo,
+                                  const LinearLayout &layout) {
+  auto [lane, warp] = laneAndWarp(b, loc, targetInfo);
+  Value ok = LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+  for (auto &[dim, mask] : layout.getFreeVariableMasks()) {
+    if (mask == 0 || (dim != "lane" && dim != "warp"))
+      continue;
+    Value id = dim == "lane" ? lane : warp;
+    Value bits = LLVM::AndOp::create(b, loc, id, i32Val(b, loc, mask));
+    Value zero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, bits, i32Val(b, loc, 0));
+    ok = LLVM::AndOp::create(b, loc, ok, zero);
+  }
+  return ok;
+}
+
 SmallVector<SmallVector<Value>>
 mlir::tessera::emitIndices(OpBuilder &b, Location loc,
                            const TargetInfoBase &targetInfo,

@@ -350,9 +350,81 @@ struct CatConversion : public ConvertOpToLLVMPattern<tt::CatOp> {
   }
 };
 
+
+/// tt.histogram: counters in shared memory. Each thread zeroes the bins it
+/// will read, then adds 1 with a shared-memory atomic for every element it
+/// owns (copies in other threads or registers add nothing) whose value is in
+/// range and whose mask is set; no branches: an element that does not count
+/// adds 0 to bin 0.
+struct HistogramConversion : public ConvertOpToLLVMPattern<tt::HistogramOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::HistogramOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType src = op.getSrc().getType(), dst = op.getType();
+    SmallVector<Type> tensors = {src, dst};
+    if (op.getMask())
+      tensors.push_back(op.getMask().getType());
+    auto x = sharedExchange(op, rewriter, getTypeConverter(), dst.getElementType(), tensors);
+    if (failed(x))
+      return failure();
+    Location loc = op.getLoc();
+    const TargetInfoBase &ti = x->ti;
+    Type cntTy = x->elt;
+    int64_t bins = dst.getNumElements();
+    ti.barrier(rewriter, loc);
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, cntTy, rewriter.getIntegerAttr(cntTy, 0));
+    for (auto &coords : emitIndices(rewriter, loc, ti, dst))
+      LLVM::StoreOp::create(rewriter, loc, zero, x->address(coords[0]));
+    ti.barrier(rewriter, loc);
+
+    ::tessera::LinearLayout layout = toLinearLayout(src);
+    Value owner = isOwnerThread(rewriter, loc, ti, layout);
+    auto regCoords = registerCoordinates(layout);
+    SmallVector<Value> vals = unpackStruct(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> masks;
+    if (op.getMask())
+      masks = unpackOrSplat(rewriter, loc, adaptor.getMask(), vals.size());
+    auto srcTy = cast<IntegerType>(vals.front().getType());
+    Value lo = LLVM::ConstantOp::create(rewriter, loc, srcTy, rewriter.getIntegerAttr(srcTy, 0));
+    Value hi = LLVM::ConstantOp::create(rewriter, loc, srcTy, rewriter.getIntegerAttr(srcTy, bins));
+    SmallVector<SmallVector<int32_t>> seen;
+    for (auto [r, v] : llvm::enumerate(vals)) {
+      if (llvm::is_contained(seen, regCoords[r]))
+        continue; // a copy of an element this thread already counted
+      seen.push_back(regCoords[r]);
+      Value inRange = LLVM::AndOp::create(
+          rewriter, loc, LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sge, v, lo),
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt, v, hi));
+      Value counts = LLVM::AndOp::create(rewriter, loc, owner, inRange);
+      if (!masks.empty())
+        counts = LLVM::AndOp::create(rewriter, loc, counts, masks[r]);
+      Value bin = srcTy.getWidth() > 32 ? Value(LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(), v))
+                  : srcTy.getWidth() < 32 ? Value(LLVM::SExtOp::create(rewriter, loc, rewriter.getI32Type(), v))
+                                          : v;
+      bin = LLVM::SelectOp::create(rewriter, loc, counts, bin, i32Val(rewriter, loc, 0));
+      Value one = LLVM::ZExtOp::create(rewriter, loc, cntTy, counts);
+      LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::add, x->address(bin), one,
+                                LLVM::AtomicOrdering::monotonic);
+    }
+    ti.barrier(rewriter, loc);
+    SmallVector<Value> out;
+    for (auto &coords : emitIndices(rewriter, loc, ti, dst))
+      out.push_back(LLVM::LoadOp::create(rewriter, loc, cntTy, x->address(coords[0])));
+    rewriter.replaceOp(op, packStruct(rewriter, loc, x->tc.convertType(dst), out));
+    return success();
+  }
+};
+
 } // namespace
 
 int64_t mlir::tessera::getConvertLayoutScratchBytes(Operation *op) {
+  if (auto h = dyn_cast<tt::HistogramOp>(op)) {
+    RankedTensorType t = h.getType();
+    if (!supportsLinearLayout(t) || !supportsLinearLayout(h.getSrc().getType()))
+      return 0;
+    return t.getNumElements() * elementBytes(t.getElementType());
+  }
   // Reshape, join, split and cat always exchange through shared memory.
   if (isa<tt::ReshapeOp, tt::JoinOp, tt::CatOp>(op)) {
     auto t = cast<RankedTensorType>(op->getResult(0).getType());
@@ -380,6 +452,7 @@ void mlir::tessera::populateViewOpToLLVMPatterns(
     TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns) {
   patterns.add<MakeRangeConversion, SplatConversion, BroadcastConversion,
                ExpandDimsConversion, TransConversion, ConvertLayoutConversion,
-               ReshapeConversion, JoinConversion, SplitConversion, CatConversion>(
+               ReshapeConversion, JoinConversion, SplitConversion, CatConversion,
+               HistogramConversion>(
       typeConverter);
 }

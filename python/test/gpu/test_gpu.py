@@ -5,6 +5,7 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -161,3 +162,12 @@ def test_join_split_reshape_cat_move_elements_between_threads():
         o = torch.zeros(6 * B, device="cuda")
         views[(1,)](x, o, B=B)
         assert torch.equal(o.cpu(), torch.from_numpy(expected(x.cpu().numpy(), B))), B
+
+
+@pytest.mark.parametrize("N,BINS,warps", [(1024, 64, 4), (256, 256, 4), (32, 8, 4), (4096, 128, 8)])
+def test_histogram_counts_each_element_once(N, BINS, warps):
+    from test.unit.compiler.test_histogram_lowering import expected, hist
+    x = torch.randint(-5, BINS + 5, (N,), device="cuda", dtype=torch.int32)
+    o = torch.zeros(BINS, device="cuda", dtype=torch.int32)
+    hist[(1,)](x, o, N - 3, N=N, BINS=BINS, num_warps=warps)
+    assert np.array_equal(o.cpu().numpy(), expected(x.cpu().numpy(), N - 3, BINS))

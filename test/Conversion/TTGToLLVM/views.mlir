@@ -70,3 +70,30 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return %c : tensor<128xf16, #blocked3>
   }
 }
+
+// -----
+
+// histogram: bins zeroed, one shared atomic add per owned element (adding
+// 0 to bin 0 when the value is out of range or masked off), then read.
+// 4 warps hold copies of one warp's 64 elements: only warp 0 counts.
+// CHECK: module attributes {{.*}}ttg.shared = 64 : i32
+// CHECK-LABEL: llvm.func @histogram
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.icmp "sge"
+// CHECK: llvm.icmp "slt"
+// CHECK: llvm.select
+// CHECK: llvm.atomicrmw add {{.*}} monotonic : !llvm.ptr<3>, i32
+// CHECK: llvm.atomicrmw add
+// CHECK-NOT: llvm.atomicrmw
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> i32
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked4 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @histogram(%x: tensor<64xi32, #blocked1>, %m: tensor<64xi1, #blocked1>) -> tensor<16xi32, #blocked4> {
+    %h = tt.histogram %x, %m : tensor<64xi32, #blocked1> -> tensor<16xi32, #blocked4>
+    tt.return %h : tensor<16xi32, #blocked4>
+  }
+}

@@ -81,6 +81,11 @@ Value intVal(OpBuilder &b, Location loc, Type type, int64_t value);
 std::pair<Value, Value> laneAndWarp(OpBuilder &b, Location loc,
                                     const TargetInfoBase &targetInfo);
 
+/// True (i1) in the one thread of each group of threads that hold the same
+/// elements of `layout` (the lane and warp bits that move no element are 0).
+Value isOwnerThread(OpBuilder &b, Location loc, const TargetInfoBase &targetInfo,
+                    const ::tessera::LinearLayout &layout);
+
 } // namespace mlir::tessera
 
 #endif // TESSERA_CONVERSION_TTGTOLLVM_UTILITY_H
