@@ -351,6 +351,61 @@ struct CatConversion : public ConvertOpToLLVMPattern<tt::CatOp> {
 };
 
 
+/// tt.gather: the source goes to shared memory by row-major position; each
+/// result element reads the source position of its own coordinates with the
+/// axis coordinate replaced by its index. An index outside the axis reads
+/// position 0 of that row instead of memory past the buffer (the result is
+/// unspecified there, as in Triton; the interpreter reports it).
+struct GatherConversion : public ConvertOpToLLVMPattern<tt::GatherOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto src = cast<RankedTensorType>(op.getSrc().getType());
+    RankedTensorType idx = op.getIndices().getType();
+    auto dst = cast<RankedTensorType>(op.getType());
+    if (idx.getEncoding() != dst.getEncoding())
+      return op.emitOpError() << "needs the result in the indices' layout, got " << dst << " for " << idx;
+    auto x = sharedExchange(op, rewriter, getTypeConverter(), src.getElementType(), {src, idx, dst});
+    if (failed(x))
+      return failure();
+    Location loc = op.getLoc();
+    unsigned axis = op.getAxis();
+    x->ti.barrier(rewriter, loc);
+    x->write(adaptor.getSrc(), src, 1, 0);
+    x->ti.barrier(rewriter, loc);
+    SmallVector<Value> indices = unpackStruct(rewriter, loc, adaptor.getIndices());
+    int64_t n = src.getDimSize(axis);
+    SmallVector<Value> out;
+    for (auto [i, coords] : llvm::enumerate(emitIndices(rewriter, loc, x->ti, dst))) {
+      Value k = indices[i];
+      auto kt = cast<IntegerType>(k.getType());
+      if (kt.getWidth() > 32)
+        k = LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(), k);
+      else if (kt.getWidth() < 32)
+        k = LLVM::SExtOp::create(rewriter, loc, rewriter.getI32Type(), k);
+      Value ok = LLVM::AndOp::create(
+          rewriter, loc,
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sge, k, i32Val(rewriter, loc, 0)),
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt, k, i32Val(rewriter, loc, n)));
+      if (kt.getWidth() > 32) { // the truncation must not wrap into range
+        Value wide = indices[i];
+        Value lo = LLVM::ConstantOp::create(rewriter, loc, kt, rewriter.getIntegerAttr(kt, 0));
+        Value hi = LLVM::ConstantOp::create(rewriter, loc, kt, rewriter.getIntegerAttr(kt, n));
+        ok = LLVM::AndOp::create(
+            rewriter, loc,
+            LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sge, wide, lo),
+            LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::slt, wide, hi));
+      }
+      SmallVector<Value> at(coords.begin(), coords.end());
+      at[axis] = LLVM::SelectOp::create(rewriter, loc, ok, k, i32Val(rewriter, loc, 0));
+      out.push_back(LLVM::LoadOp::create(rewriter, loc, x->elt, x->address(x->rowMajor(src, at))));
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc, x->tc.convertType(dst), out));
+    return success();
+  }
+};
+
 /// tt.histogram: counters in shared memory. Each thread zeroes the bins it
 /// will read, then adds 1 with a shared-memory atomic for every element it
 /// owns (copies in other threads or registers add nothing) whose value is in
@@ -419,6 +474,12 @@ struct HistogramConversion : public ConvertOpToLLVMPattern<tt::HistogramOp> {
 } // namespace
 
 int64_t mlir::tessera::getConvertLayoutScratchBytes(Operation *op) {
+  if (auto g = dyn_cast<tt::GatherOp>(op)) {
+    auto t = cast<RankedTensorType>(g.getSrc().getType());
+    if (!supportsLinearLayout(t) || !supportsLinearLayout(g.getIndices().getType()))
+      return 0;
+    return t.getNumElements() * elementBytes(t.getElementType());
+  }
   if (auto h = dyn_cast<tt::HistogramOp>(op)) {
     RankedTensorType t = h.getType();
     if (!supportsLinearLayout(t) || !supportsLinearLayout(h.getSrc().getType()))
@@ -453,6 +514,6 @@ void mlir::tessera::populateViewOpToLLVMPatterns(
   patterns.add<MakeRangeConversion, SplatConversion, BroadcastConversion,
                ExpandDimsConversion, TransConversion, ConvertLayoutConversion,
                ReshapeConversion, JoinConversion, SplitConversion, CatConversion,
-               HistogramConversion>(
+               HistogramConversion, GatherConversion>(
       typeConverter);
 }

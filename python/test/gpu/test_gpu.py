@@ -171,3 +171,18 @@ def test_histogram_counts_each_element_once(N, BINS, warps):
     o = torch.zeros(BINS, device="cuda", dtype=torch.int32)
     hist[(1,)](x, o, N - 3, N=N, BINS=BINS, num_warps=warps)
     assert np.array_equal(o.cpu().numpy(), expected(x.cpu().numpy(), N - 3, BINS))
+
+
+def test_gather_along_rows_and_1d():
+    from test.unit.compiler.test_gather_lowering import gather_1d, gather_rows
+    M, N, K = 16, 32, 8
+    src = torch.randn(M, N, device="cuda")
+    idx = torch.randint(0, N, (M, K), device="cuda", dtype=torch.int32)
+    out = torch.zeros(M, K, device="cuda")
+    gather_rows[(1,)](src, idx, out, M=M, N=N, K=K)
+    assert torch.equal(out, torch.gather(src, 1, idx.long()))
+    src1 = torch.randn(256, device="cuda").half()
+    idx1 = torch.randint(0, 256, (512,), device="cuda", dtype=torch.int64)
+    out1 = torch.zeros(512, device="cuda").half()
+    gather_1d[(1,)](src1, idx1, out1, N=256, K=512)
+    assert torch.equal(out1, src1[idx1])

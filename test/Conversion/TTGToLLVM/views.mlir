@@ -97,3 +97,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %h : tensor<16xi32, #blocked4>
   }
 }
+
+// -----
+
+// gather along axis 1: the source through shared memory, then each result
+// element reads row * 32 + index, an index outside [0, 32) reading column 0.
+// CHECK: module attributes {{.*}}ttg.shared = 2048 : i32
+// CHECK-LABEL: llvm.func @gather
+// CHECK-DAG: [[N:%.*]] = llvm.mlir.constant(32 : i32)
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: [[LO:%.*]] = llvm.icmp "sge"
+// CHECK: [[HI:%.*]] = llvm.icmp "slt" %{{.*}}, [[N]]
+// CHECK: [[OK:%.*]] = llvm.and [[LO]], [[HI]]
+// CHECK: llvm.select [[OK]]
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @gather(%src: tensor<16x32xf32, #blocked>, %idx: tensor<16x8xi32, #blocked>) -> tensor<16x8xf32, #blocked> {
+    %g = tt.gather %src[%idx] {axis = 1 : i32} : (tensor<16x32xf32, #blocked>, tensor<16x8xi32, #blocked>) -> tensor<16x8xf32, #blocked>
+    tt.return %g : tensor<16x8xf32, #blocked>
+  }
+}
