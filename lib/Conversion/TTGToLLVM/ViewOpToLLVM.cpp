@@ -145,58 +145,6 @@ int64_t elementBytes(Type elt) {
   return std::max<int64_t>(elt.getIntOrFloatBitWidth() / 8, 1);
 }
 
-/// convert_layout: in registers when each thread already holds what it
-/// needs; otherwise every thread writes its elements to shared memory at
-/// their row-major position, a barrier, and every thread reads the elements
-/// of its new layout (a second barrier protects the buffer's next use).
-struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayoutOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-  LogicalResult
-  matchAndRewrite(ttg::ConvertLayoutOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto src = cast<RankedTensorType>(op.getSrc().getType());
-    auto dst = cast<RankedTensorType>(op.getType());
-    SmallVector<int32_t> map;
-    for (int32_t d = 0; d < dst.getRank(); ++d)
-      map.push_back(d);
-    if (!supportsLinearLayout(src) || !supportsLinearLayout(dst))
-      return rewriter.notifyMatchFailure(op, "unsupported layout");
-    if (isRegisterPermutation(src, dst))
-      return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
-                                          getTypeConverter(), rewriter);
-    const auto &tc = tesseraTC(getTypeConverter());
-    const TargetInfoBase &ti = tc.getTargetInfo();
-    auto offsetAttr = op->getAttrOfType<IntegerAttr>("ttg.scratch_offset");
-    if (!offsetAttr)
-      return op.emitError("this layout conversion needs shared memory; run ttg-allocate-shared-memory first");
-    Location loc = op.getLoc();
-    Type elt = tc.convertElementType(src.getElementType());
-    auto smemPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), ti.getSharedAddressSpace());
-    Value base = getSharedMemoryAddress(rewriter, loc, op, ti, offsetAttr.getInt());
-    auto flatten = [&](ArrayRef<Value> coords) {
-      Value flat = i32Val(rewriter, loc, 0);
-      for (int64_t d = 0; d < src.getRank(); ++d) {
-        flat = LLVM::MulOp::create(rewriter, loc, flat, i32Val(rewriter, loc, src.getDimSize(d)));
-        flat = LLVM::AddOp::create(rewriter, loc, flat, coords[d]);
-      }
-      return flat;
-    };
-    ti.barrier(rewriter, loc);
-    SmallVector<Value> elems = unpackStruct(rewriter, loc, adaptor.getSrc());
-    for (auto [v, coords] : llvm::zip(elems, emitIndices(rewriter, loc, ti, src))) {
-      Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, elt, base, ValueRange{flatten(coords)});
-      LLVM::StoreOp::create(rewriter, loc, v, p);
-    }
-    ti.barrier(rewriter, loc);
-    SmallVector<Value> out;
-    for (auto &coords : emitIndices(rewriter, loc, ti, dst)) {
-      Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, elt, base, ValueRange{flatten(coords)});
-      out.push_back(LLVM::LoadOp::create(rewriter, loc, elt, p));
-    }
-    rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(dst), out));
-    return success();
-  }
-};
 
 
 /// Ops that rearrange elements between threads by their row-major position:
@@ -268,6 +216,36 @@ FailureOr<SharedExchange> sharedExchange(Operation *op, ConversionPatternRewrite
   Value base = getSharedMemoryAddress(rewriter, loc, op, ti, offsetAttr.getInt());
   return SharedExchange{rewriter, loc, tc, ti, base, tc.convertElementType(element)};
 }
+
+/// convert_layout: in registers when each thread already holds what it
+/// needs; otherwise every thread writes its elements to shared memory at
+/// their row-major position, a barrier, and every thread reads the elements
+/// of its new layout (a second barrier protects the buffer's next use).
+struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayoutOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ttg::ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto src = cast<RankedTensorType>(op.getSrc().getType());
+    auto dst = cast<RankedTensorType>(op.getType());
+    SmallVector<int32_t> map;
+    for (int32_t d = 0; d < dst.getRank(); ++d)
+      map.push_back(d);
+    if (!supportsLinearLayout(src) || !supportsLinearLayout(dst))
+      return rewriter.notifyMatchFailure(op, "unsupported layout");
+    if (isRegisterPermutation(src, dst))
+      return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
+                                          getTypeConverter(), rewriter);
+    auto x = sharedExchange(op, rewriter, getTypeConverter(), src.getElementType(), {src, dst});
+    if (failed(x))
+      return failure();
+    x->ti.barrier(rewriter, op.getLoc());
+    x->write(adaptor.getSrc(), src, 1, 0);
+    x->ti.barrier(rewriter, op.getLoc());
+    rewriter.replaceOp(op, x->read(dst, 1, 0));
+    return success();
+  }
+};
 
 /// tt.reshape: row-major order is kept (also a valid order when
 /// allow_reorder is set).
