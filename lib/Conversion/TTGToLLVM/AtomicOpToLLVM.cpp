@@ -174,7 +174,7 @@ LogicalResult lowerAtomic(Operation *op, Value ptr, Value convertedMask,
   std::string why;
   FailureOr<Ownership> own = getOwnership(op, ptr, ti.getWarpSize(), why);
   if (failed(own))
-    return op->emitError() << "the GPU lowering cannot lower this atomic: "
+    return op->emitOpError() << "the GPU lowering cannot lower this atomic: "
                            << why;
   int64_t n = own->actingRegister.size();
   Value result = op->getResult(0);

@@ -35,7 +35,7 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     Location loc = op.getLoc();
     RankedTensorType aT = op.getA().getType(), bT = op.getB().getType(), cT = op.getC().getType();
     if (aT.getRank() != 2)
-      return op.emitError("batched dots are not lowered to the GPU yet");
+      return op.emitOpError("batched dots are not lowered to the GPU yet");
     for (RankedTensorType t : {aT, bT, cT})
       if (!supportsLinearLayout(t))
         return op.emitError("unsupported operand layout for a dot");
@@ -47,7 +47,7 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     Type bElt = tc.convertElementType(bT.getElementType());
     Type accElt = tc.convertElementType(cT.getElementType());
     if (aT.getElementType().getIntOrFloatBitWidth() == 8 && isa<FloatType>(aT.getElementType()))
-      return op.emitError("fp8 dots are not lowered to the GPU yet");
+      return op.emitOpError("fp8 dots are not lowered to the GPU yet");
     bool isInt = isa<IntegerType>(aT.getElementType());
     auto smemPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), ti.getSharedAddressSpace());
     Value base = getSharedMemoryAddress(rewriter, loc, op, ti, offsetAttr.getInt());

@@ -108,7 +108,7 @@ struct PrintConversion : public ConvertOpToLLVMPattern<tt::PrintOp> {
         continue;
       }
       if (!supportsLinearLayout(tensor))
-        return op.emitError("cannot print a tensor of this layout yet");
+        return op.emitOpError("cannot print a tensor of this layout yet");
       auto indices = emitIndices(rewriter, loc, ti, tensor);
       SmallVector<Value> elems = unpackStruct(rewriter, loc, converted);
       ::tessera::LinearLayout layout = toLinearLayout(tensor);

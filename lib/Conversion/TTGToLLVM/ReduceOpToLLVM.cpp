@@ -127,7 +127,7 @@ struct ReduceConversion : public ConvertOpToLLVMPattern<tt::ReduceOp> {
     Location loc = op.getLoc();
     std::optional<Reduction> red = analyze(op);
     if (!red)
-      return op.emitError("the GPU lowering cannot reduce along this layout yet");
+      return op.emitOpError("the GPU lowering cannot reduce along this layout yet");
     unsigned numOperands = op.getSrcs().size();
     // 1. In-thread.
     SmallVector<SmallVector<Value>> regs; // [operand][register]

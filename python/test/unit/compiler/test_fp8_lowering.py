@@ -48,3 +48,18 @@ def test_fp8_before_sm89_is_a_clear_error():
     assert "not supported on this target" in str(e.value) and "sm_89" in str(e.value)
     assert e.value.lineno == to_fp8.fn.__code__.co_firstlineno + 4  # the .to(DST) line
     assert ".to(DST)" in str(e.value)
+
+
+@tessera.jit
+def fp8_dot(a_ptr, b_ptr, c_ptr):
+    offs = tl.arange(0, 16)
+    a = tl.load(a_ptr + offs[:, None] * 16 + offs[None, :])
+    b = tl.load(b_ptr + offs[:, None] * 16 + offs[None, :])
+    tl.store(c_ptr + offs[:, None] * 16 + offs[None, :], tl.dot(a, b))
+
+
+def test_a_feature_the_gpu_lowering_lacks_is_a_compilation_error_at_the_line():
+    with pytest.raises(tessera.CompilationError) as e:
+        tessera.compile(fp8_dot, signature={"a_ptr": "*fp8e5", "b_ptr": "*fp8e5", "c_ptr": "*fp32"})
+    assert "fp8 dots are not lowered to the GPU yet" in str(e.value)
+    assert "tl.dot(a, b)" in str(e.value)
