@@ -85,7 +85,7 @@ struct AllocateSharedMemoryPass
     auto i32 = IntegerType::get(&getContext(), 32);
     int64_t total = 0;
     module.walk([&](Operation *op) {
-      int64_t bytes = getScratchBytes(op) + getConvertLayoutScratchBytes(op) +
+      int64_t bytes = getScratchBytes(op) + getViewOpScratchBytes(op) +
                       getDotScratchBytes(op) +
                       getScanScratchBytes(op) + getAtomicScratchBytes(op);
       if (bytes == 0)

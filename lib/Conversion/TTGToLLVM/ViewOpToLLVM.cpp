@@ -217,6 +217,21 @@ FailureOr<SharedExchange> sharedExchange(Operation *op, ConversionPatternRewrite
   return SharedExchange{rewriter, loc, tc, ti, base, tc.convertElementType(element)};
 }
 
+/// Replaces `op` by its source (converted value `converted` of type `src`)
+/// laid out as `dst`, element i of the row-major order staying element i.
+LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorType src,
+                                  RankedTensorType dst, ConversionPatternRewriter &rewriter,
+                                  const TypeConverter *converter) {
+  auto x = sharedExchange(op, rewriter, converter, src.getElementType(), {src, dst});
+  if (failed(x))
+    return failure();
+  x->ti.barrier(rewriter, op->getLoc());
+  x->write(converted, src, 1, 0);
+  x->ti.barrier(rewriter, op->getLoc());
+  rewriter.replaceOp(op, x->read(dst, 1, 0));
+  return success();
+}
+
 /// convert_layout: in registers when each thread already holds what it
 /// needs; otherwise every thread writes its elements to shared memory at
 /// their row-major position, a barrier, and every thread reads the elements
@@ -236,14 +251,7 @@ struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayou
     if (isRegisterPermutation(src, dst))
       return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
                                           getTypeConverter(), rewriter);
-    auto x = sharedExchange(op, rewriter, getTypeConverter(), src.getElementType(), {src, dst});
-    if (failed(x))
-      return failure();
-    x->ti.barrier(rewriter, op.getLoc());
-    x->write(adaptor.getSrc(), src, 1, 0);
-    x->ti.barrier(rewriter, op.getLoc());
-    rewriter.replaceOp(op, x->read(dst, 1, 0));
-    return success();
+    return moveInRowMajorOrder(op, adaptor.getSrc(), src, dst, rewriter, getTypeConverter());
   }
 };
 
@@ -255,14 +263,7 @@ struct ReshapeConversion : public ConvertOpToLLVMPattern<tt::ReshapeOp> {
   matchAndRewrite(tt::ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSrc().getType(), dst = op.getType();
-    auto x = sharedExchange(op, rewriter, getTypeConverter(), src.getElementType(), {src, dst});
-    if (failed(x))
-      return failure();
-    x->ti.barrier(rewriter, op.getLoc());
-    x->write(adaptor.getSrc(), src, 1, 0);
-    x->ti.barrier(rewriter, op.getLoc());
-    rewriter.replaceOp(op, x->read(dst, 1, 0));
-    return success();
+    return moveInRowMajorOrder(op, adaptor.getSrc(), src, dst, rewriter, getTypeConverter());
   }
 };
 
@@ -451,7 +452,7 @@ struct HistogramConversion : public ConvertOpToLLVMPattern<tt::HistogramOp> {
 
 } // namespace
 
-int64_t mlir::tessera::getConvertLayoutScratchBytes(Operation *op) {
+int64_t mlir::tessera::getViewOpScratchBytes(Operation *op) {
   if (auto g = dyn_cast<tt::GatherOp>(op)) {
     auto t = cast<RankedTensorType>(g.getSrc().getType());
     if (!supportsLinearLayout(t) || !supportsLinearLayout(g.getIndices().getType()))

@@ -72,7 +72,7 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc):
 LLVM_PIPELINE = "builtin.module(ttg-allocate-shared-memory, convert-scf-to-cf, convert-ttg-to-llvm, canonicalize, cse)"
 
 
-def _raise_unsupported(diagnostics):
+def _raise_kernel_error(diagnostics):
     """A lowering pattern that rejects a `tt` op the kernel produced (fp8 on an old GPU, inline asm
     whose constraints do not fit, ...) explains why in an op error: that is the user's to fix, so
     it becomes a CompilationError at the kernel line. Anything else stays an internal error."""
@@ -87,7 +87,7 @@ def _raise_unsupported(diagnostics):
 
 def _stage(res, what, name):
     if not res.ok:
-        _raise_unsupported(res.diagnostics)
+        _raise_kernel_error(res.diagnostics)
         diags = "\n".join(str(d) for d in res.diagnostics)
         raise RuntimeError(f"internal error while {what} '{name}' (a Tessera bug):\n{diags}")
     return res

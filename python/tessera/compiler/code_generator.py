@@ -917,6 +917,13 @@ class CodeGenerator(ast.NodeVisitor):
             return self._cf_for(node, lb, ub, stp, iv_ty)
         return self._scf_for(node, lb, ub, stp, iv_ty, attrs)
 
+    def _loop_body(self, node, carried):
+        """Runs a loop body and yields its loop-carried values, converted to their loop types."""
+        self.run_body(node.body)
+        vals = [self._to_type(self.scope.values.get(n), t, n, node, "at the end of the loop body")
+                for n, t in carried]
+        self._yield(vals)
+
     def _carried(self, body_fn, node, extra_bound=()):
         """Variables a loop body changes: [(name, type)] found by a dry run of the body."""
         before = self.scope
@@ -958,12 +965,7 @@ class CodeGenerator(ast.NodeVisitor):
         for (n, t), a in zip(carried, args):
             body_scope.values[n] = tensor(a, t)
 
-        def run():
-            self.run_body(node.body)
-            vals = [self._to_type(self.scope.values.get(n), t, n, node, "at the end of the loop body")
-                    for n, t in carried]
-            self._yield(vals)
-        self._in_block(body, body_scope, run)
+        self._in_block(body, body_scope, lambda: self._loop_body(node, carried))
         res_name = b.fresh()
         n = len(carried)
         lhs = self._results_lhs(res_name, n)
@@ -1064,12 +1066,7 @@ class CodeGenerator(ast.NodeVisitor):
         for (n, t), a in zip(carried, after_args):
             scope1.values[n] = tensor(a, t)
 
-        def body_fn():
-            self.run_body(node.body)
-            vals = [self._to_type(self.scope.values.get(n), t, n, node, "at the end of the loop body")
-                    for n, t in carried]
-            self._yield(vals)
-        self._in_block(after_blk, scope1, body_fn)
+        self._in_block(after_blk, scope1, lambda: self._loop_body(node, carried))
         res = b.fresh()
         n = len(carried)
         lhs = self._results_lhs(res, n)

@@ -35,9 +35,10 @@ int64_t getScratchBytes(Operation *op);
 Value getSharedMemoryAddress(OpBuilder &b, Location loc, Operation *from,
                              const TargetInfoBase &targetInfo, int64_t offset);
 
-/// Bytes of shared scratch memory a ttg.convert_layout needs (0 when it stays
-/// in registers).
-int64_t getConvertLayoutScratchBytes(Operation *op);
+/// Bytes of shared scratch memory a ViewOpToLLVM op needs: convert_layout
+/// (0 when it stays in registers), reshape, join, split, cat, gather,
+/// histogram.
+int64_t getViewOpScratchBytes(Operation *op);
 
 /// tt.dot by fused multiply-adds, operands staged in shared memory.
 void populateDotOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
