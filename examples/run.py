@@ -33,7 +33,7 @@ def main():
           f"{'the GPU' if gpu else 'the CPU interpreter'}")
     print(f"{'kernel':<12} {'TTIR compile':>13} {'run':>10} {'result':>8}  {'TTIR ops':>8}")
     failures = 0
-    orig_run = JITFunction.run
+    orig_getitem = JITFunction.__dict__.get("__getitem__")
     for name, make in kernels.EXAMPLES.items():
         torch.manual_seed(0)
         d = make(torch, dev)
@@ -46,8 +46,9 @@ def main():
             types, consts, attrs, _ = specialize.specialize(self, self.bind(args, kw))
             info["ttir"], _ = compiler.make_ttir(self, types, consts, attrs)
             info["compile_s"] = time.perf_counter() - t0
-            return orig_run(self, *args, grid=grid, **kw, **opts)
-        JITFunction.run = compile_then_run
+            return self.run(*args, grid=grid, **kw, **opts)
+        # kernel[grid] goes to the C++ launcher; a Python __getitem__ on the class takes over.
+        JITFunction.__getitem__ = lambda self, grid: (lambda *a, **k: compile_then_run(self, *a, grid=grid, **k))
         try:
             t0 = time.perf_counter()
             d["launch"]()
@@ -55,7 +56,10 @@ def main():
                 torch.cuda.synchronize()
             run_s = time.perf_counter() - t0 - info.get("compile_s", 0.0)
         finally:
-            JITFunction.run = orig_run
+            if orig_getitem is None:
+                del JITFunction.__getitem__
+            else:
+                JITFunction.__getitem__ = orig_getitem
         out, ref = d["out"](), d["ref"]()
         ok = out.dtype == ref.dtype and torch.allclose(out.float(), ref.float(), atol=d["tol"], rtol=d["tol"])
         failures += not ok

@@ -30,6 +30,7 @@ constexpr int kAttrNumRegs = 4;                  // CU_FUNC_ATTRIBUTE_NUM_REGS
 constexpr int kAttrMaxDynamicSharedSize = 8;     // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 constexpr int kDevAttrComputeMajor = 75;         // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int kDevAttrComputeMinor = 76;         // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
+constexpr int kPointerAttrDeviceOrdinal = 9;     // CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
 
 struct Driver {
   bool loaded = false;
@@ -51,6 +52,7 @@ struct Driver {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, unsigned, CUstream,
                              void **, void **) = nullptr;
+  CUresult (*cuPointerGetAttribute)(void *, int, uint64_t) = nullptr;
   CUresult (*cuGetErrorName)(CUresult, const char **) = nullptr;
   CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
 };
@@ -88,6 +90,8 @@ Driver &driver() {
               resolve(d.handle, d.cuFuncGetAttribute, "cuFuncGetAttribute") &&
               resolve(d.handle, d.cuFuncSetAttribute, "cuFuncSetAttribute") &&
               resolve(d.handle, d.cuLaunchKernel, "cuLaunchKernel") &&
+              resolve(d.handle, d.cuPointerGetAttribute,
+                      "cuPointerGetAttribute") &&
               resolve(d.handle, d.cuGetErrorName, "cuGetErrorName") &&
               resolve(d.handle, d.cuGetErrorString, "cuGetErrorString");
     if (!ok) {
@@ -124,13 +128,13 @@ Status statusOf(CUresult rc, const char *what) {
 
 /// Makes a context current on the calling thread: the current one if any
 /// (PyTorch's), else the device's primary context.
-Status ensureContext(int device) {
+/// Makes the primary context of `device` current; `previous` receives the
+/// context that was current so that the caller can restore it.
+Status enterPrimaryContext(int device, CUcontext &ctx, CUcontext &previous) {
   Driver &d = driver();
-  CUcontext ctx = nullptr;
-  if (Status s = statusOf(d.cuCtxGetCurrent(&ctx), "cuCtxGetCurrent"); !s.ok())
+  if (Status s = statusOf(d.cuCtxGetCurrent(&previous), "cuCtxGetCurrent");
+      !s.ok())
     return s;
-  if (ctx)
-    return {};
   CUdevice dev = 0;
   if (Status s = statusOf(d.cuDeviceGet(&dev, device), "cuDeviceGet"); !s.ok())
     return s;
@@ -138,6 +142,8 @@ Status ensureContext(int device) {
                           "cuDevicePrimaryCtxRetain");
       !s.ok())
     return s;
+  if (ctx == previous)
+    return {};
   return statusOf(d.cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
 }
 
@@ -188,8 +194,19 @@ Status tessera::api::cuda::loadKernel(const std::string &image,
   Driver &d = driver();
   if (!d.loaded)
     return d.loadStatus;
-  if (Status s = ensureContext(device); !s.ok())
+  CUcontext ctx = nullptr, previous = nullptr;
+  if (Status s = enterPrimaryContext(device, ctx, previous); !s.ok())
     return s;
+  // Loading happens in the device's primary context (retained for as long as
+  // the process lives); the caller's context is current again afterwards.
+  struct Restore {
+    Driver &d;
+    CUcontext ctx, previous;
+    ~Restore() {
+      if (previous && previous != ctx)
+        d.cuCtxSetCurrent(previous);
+    }
+  } restore{d, ctx, previous};
   // PTX must be NUL-terminated for cuModuleLoadData; a cubin is an ELF image.
   std::string copy = image;
   copy.push_back('\0');
@@ -217,6 +234,7 @@ Status tessera::api::cuda::loadKernel(const std::string &image,
   }
   info.module = reinterpret_cast<uint64_t>(module);
   info.function = reinterpret_cast<uint64_t>(fn);
+  info.context = reinterpret_cast<uint64_t>(ctx);
   d.cuFuncGetAttribute(&info.numRegisters, kAttrNumRegs, fn);
   d.cuFuncGetAttribute(&info.numSpills, kAttrLocalSizeBytes, fn);
   d.cuFuncGetAttribute(&info.maxThreadsPerBlock, kAttrMaxThreadsPerBlock, fn);
@@ -262,4 +280,38 @@ Status tessera::api::cuda::synchronize() {
   if (!d.loaded)
     return d.loadStatus;
   return statusOf(d.cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+Status tessera::api::cuda::launchKernel(uint64_t function, uint64_t context,
+                                        unsigned gridX, unsigned gridY,
+                                        unsigned gridZ, unsigned blockX,
+                                        unsigned dynamicSharedBytes,
+                                        uint64_t stream, void **params) {
+  Driver &d = driver();
+  if (!d.loaded)
+    return d.loadStatus;
+  CUcontext current = nullptr;
+  auto ctx = reinterpret_cast<CUcontext>(context);
+  if (ctx && d.cuCtxGetCurrent(&current) == 0 && current != ctx)
+    d.cuCtxSetCurrent(ctx);
+  else
+    current = ctx;
+  CUresult rc = d.cuLaunchKernel(reinterpret_cast<CUfunction>(function), gridX,
+                                 gridY, gridZ, blockX, 1, 1, dynamicSharedBytes,
+                                 reinterpret_cast<CUstream>(stream), params,
+                                 nullptr);
+  if (current != ctx)
+    d.cuCtxSetCurrent(current);
+  return rc == 0 ? Status{} : statusOf(rc, "cuLaunchKernel");
+}
+
+int tessera::api::cuda::pointerDevice(uint64_t pointer) {
+  Driver &d = driver();
+  if (!d.loaded)
+    return -1;
+  int ordinal = -1;
+  if (d.cuPointerGetAttribute(&ordinal, kPointerAttrDeviceOrdinal, pointer) !=
+      0)
+    return -1;
+  return ordinal;
 }

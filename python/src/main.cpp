@@ -6,6 +6,7 @@
 
 #include "tessera/API/Cuda.h"
 #include "tessera/API/Tessera.h"
+#include "launcher.h"
 
 namespace py = pybind11;
 using namespace tessera::api;
@@ -61,6 +62,7 @@ PYBIND11_MODULE(_C, m) {
   py::class_<cuda::KernelInfo>(cu, "KernelInfo")
       .def_readonly("module", &cuda::KernelInfo::module)
       .def_readonly("function", &cuda::KernelInfo::function)
+      .def_readonly("context", &cuda::KernelInfo::context)
       .def_readonly("num_registers", &cuda::KernelInfo::numRegisters)
       .def_readonly("num_spills", &cuda::KernelInfo::numSpills)
       .def_readonly("max_threads_per_block", &cuda::KernelInfo::maxThreadsPerBlock)
@@ -94,6 +96,10 @@ PYBIND11_MODULE(_C, m) {
     return cuda::launch(fn, gx, gy, gz, bx, by, bz, shared, stream, a, offsets);
   });
   cu.def("synchronize", &cuda::synchronize, py::call_guard<py::gil_scoped_release>());
+
+  cu.def("pointer_device", &cuda::pointerDevice,
+         "The device ordinal owning a device pointer, or -1.");
+  tessera::python::registerLauncher(m);
 
   m.def("run_passes", &runPasses, py::arg("text"), py::arg("pipeline"),
         py::arg("buffer_name") = "<string>",

@@ -37,14 +37,15 @@ TESSERA_API Status computeCapability(int device, int &capability);
 struct TESSERA_API KernelInfo {
   uint64_t module = 0;   // CUmodule
   uint64_t function = 0; // CUfunction
+  uint64_t context = 0;  // CUcontext the module was loaded into
   int numRegisters = 0;
   int numSpills = 0;     // local memory bytes per thread (spill stores)
   int maxThreadsPerBlock = 0;
   int staticSharedBytes = 0;
 };
 
-/// Loads a cubin (or PTX, which the driver compiles) into the current
-/// context of `device` (the primary context when none is current), looks up
+/// Loads a cubin (or PTX, which the driver compiles) into the primary context
+/// of `device` (the one PyTorch and the runtime API use), looks up
 /// `kernelName`, and opts in to `dynamicSharedBytes` of dynamic shared memory
 /// when that is above 48 KiB.
 TESSERA_API Status loadKernel(const std::string &image,
@@ -61,6 +62,18 @@ TESSERA_API Status launch(uint64_t function, unsigned gridX, unsigned gridY,
                           unsigned blockZ, unsigned dynamicSharedBytes,
                           uint64_t stream, const std::string &args,
                           const std::vector<uint32_t> &offsets);
+
+/// The launch fast path: `params[i]` points at argument i. When `context` is
+/// not the current context it is made current for the launch and the previous
+/// one restored, so a kernel runs on the device its module was loaded on.
+TESSERA_API Status launchKernel(uint64_t function, uint64_t context,
+                                unsigned gridX, unsigned gridY, unsigned gridZ,
+                                unsigned blockX, unsigned dynamicSharedBytes,
+                                uint64_t stream, void **params);
+
+/// The device ordinal that owns the device memory at `pointer`, or -1 when
+/// the driver does not know the pointer (host memory, a freed allocation).
+TESSERA_API int pointerDevice(uint64_t pointer);
 
 /// Waits for all work on the current context.
 TESSERA_API Status synchronize();

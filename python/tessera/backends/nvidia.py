@@ -21,6 +21,14 @@ class CudaError(RuntimeError):
         self.code = status.code
         super().__init__(f"{what + ': ' if what else ''}{status.name}: {status.message}")
 
+    @classmethod
+    def from_fields(cls, code, name, message, what=""):
+        class _S:
+            pass
+        s = _S()
+        s.code, s.name, s.message = code, name, message
+        return cls(s, what)
+
 
 # ------------------------------------------------------------------ tools
 

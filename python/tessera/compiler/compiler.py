@@ -182,89 +182,47 @@ def check_globals(fn, used_globals):
 _MISSING = object()
 
 
-def _tensor_device(bound, jit_fn):
-    """The CUDA device of the kernel's tensor arguments; errors name the offending parameter."""
+def _option(options, name, default, check):
+    v = options.get(name, default)
+    if v is None:
+        return default
+    if not check(v):
+        raise ValueError(f"launch option {name}={v!r} is not valid")
+    return v
+
+
+def _pow2(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 1 and not v & (v - 1)
+
+
+def launch_miss(jit_fn, key, bound, options, device):
+    """The slow path of kernel[grid](*args), run by the C++ launcher on a cache miss: decode the
+    specialization key, compile (or take the compilation from the cache), load the binary on
+    `device`, and return the tessera._C.LaunchEntry that the launcher keeps under `key`."""
+    from ..backends import specialization
     from ..runtime import specialize
-    device = None
-    first = None
-
-    def visit(name, v):
-        nonlocal device, first
-        if isinstance(v, (tuple, list)):
-            for i, x in enumerate(v):
-                visit(f"{name}[{i}]", x)
-            return
-        if not specialize.is_tensor_like(v):
-            return
-        dev = getattr(v, "device", None)
-        if dev is None or getattr(dev, "type", "cpu") != "cuda":
-            raise ValueError(f"argument '{name}' of {jit_fn.__name__} is on {dev or 'the host'}, but the kernel "
-                             f"runs on a CUDA device; move it with .cuda() (or run everything on the CPU with "
-                             f"TESSERA_INTERPRET=1)")
-        idx = dev.index if dev.index is not None else 0
-        if device is None:
-            device, first = idx, name
-        elif idx != device:
-            raise ValueError(f"arguments '{first}' and '{name}' of {jit_fn.__name__} are on different devices "
-                             f"(cuda:{device} and cuda:{idx})")
-    for name, v in bound.items():
-        if name not in jit_fn.constexpr_names:
-            visit(name, v)
-    return device
-
-
-def _current_stream(torch, device):
-    """The raw handle of the current CUDA stream (the cheap private accessor where torch has it)."""
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is not None:
-        return raw(device)
-    return torch.cuda.current_stream(device).cuda_stream
-
-
-def launch_compiled(jit_fn, grid, args, kwargs, launch_opts, warmup=False):
-    """kernel[grid](*args) on a GPU: specialize, compile on a cache miss, pack the arguments, launch."""
-    from ..runtime import specialize
-    bound = jit_fn.bind(args, kwargs)
-    device = _tensor_device(bound, jit_fn)
-    if device is None:
-        import torch
-        device = torch.cuda.current_device() if torch.cuda.is_available() else 0
     if not gpu_backend_available("cuda"):
         ok, status = _core._native().cuda.available()
         why = status.message if not ok else "no CUDA device"
         raise RuntimeError(f"cannot launch {jit_fn.__name__} on a GPU ({why}); run it on CPU tensors with "
                            f"TESSERA_INTERPRET=1, or compile it with tessera.compile(...)")
     nvidia = _nvidia()
-    num_warps = int(launch_opts.get("num_warps", 4))
-    num_stages = int(launch_opts.get("num_stages", 3))
-    arg_types, consts, attrs, key = specialize.specialize(jit_fn, bound)
-    cache_key = ("launch", key, num_warps, num_stages, device)
-    kernel = jit_fn.cache.get(cache_key)
-    if kernel is None:
-        cc = nvidia.device_capability(device)
-        ttir, gen = make_ttir(jit_fn, arg_types, consts, attrs)
-        asm, meta = nvidia.compile_stages(ttir, jit_fn.__name__, cc, num_warps, num_stages)
-        asm = {"ttir": ttir, **asm}
-        loaded = nvidia.LoadedKernel(asm, meta, device)
-        meta.update(used_globals=dict(gen.used_globals), num_registers=loaded.info.num_registers,
-                    num_spills=loaded.info.num_spills, target=f"cuda:{cc}")
-        kernel = CompiledKernel(jit_fn.__name__, asm, meta)
-        kernel.loaded = loaded
-        jit_fn.cache[cache_key] = kernel
-    else:
-        check_globals(jit_fn, kernel.metadata["used_globals"])
-    if warmup:
-        return kernel
-    g = grid(dict(bound)) if callable(grid) else grid
-    if isinstance(g, int):
-        g = (g,)
-    g = tuple(int(x) for x in g)
-    if not 1 <= len(g) <= 3:
-        raise ValueError(f"grid must have 1 to 3 dimensions, got {g}")
-    blob, offsets = nvidia.pack_args(nvidia.leaf_types(arg_types, bound, consts))
-    import torch
-    stream = launch_opts.get("stream")
-    if stream is None:
-        stream = _current_stream(torch, device)
-    kernel.loaded.launch(g, blob, offsets, stream)
-    return kernel
+    num_warps = _option(options, "num_warps", 4, _pow2)
+    num_stages = _option(options, "num_stages", 3, lambda v: isinstance(v, int) and v >= 1)
+    num_ctas = _option(options, "num_ctas", 1, lambda v: v == 1)
+    spec = specialize.decode(jit_fn, key, specialization.NVIDIA)
+    cc = nvidia.device_capability(device)
+    ttir, gen = make_ttir(jit_fn, spec.arg_types, spec.constexprs, spec.attrs)
+    asm, meta = nvidia.compile_stages(ttir, jit_fn.__name__, cc, num_warps, num_stages, num_ctas=num_ctas)
+    asm = {"ttir": ttir, **asm}
+    loaded = nvidia.LoadedKernel(asm, meta, device)
+    meta.update(used_globals=dict(gen.used_globals), num_registers=loaded.info.num_registers,
+                num_spills=loaded.info.num_spills, target=f"cuda:{cc}", device=device)
+    kernel = CompiledKernel(jit_fn.__name__, asm, meta)
+    kernel.loaded = loaded
+    jit_fn.cache[key] = kernel
+    globals_ = [(gdict, name, value) for (_, _, name), (value, gdict, _) in gen.used_globals.items()
+                if gdict is not None]
+    return _core._native().LaunchEntry(function=loaded.function, context=loaded.info.context,
+                                       block=loaded.block, shared=meta["shared"], num_params=spec.num_params,
+                                       kernel=kernel, globals=globals_)

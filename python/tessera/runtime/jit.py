@@ -4,8 +4,11 @@ import ast
 import functools
 import inspect
 import os
+import sys
 import textwrap
+import weakref
 
+from .. import _core
 from ..language import core
 
 
@@ -14,7 +17,35 @@ def interpret_mode():
     return os.environ.get("TESSERA_INTERPRET", "0").lower() in ("1", "true", "yes", "on")
 
 
-class JITFunction:
+class _PythonLauncher:
+    """Stands in for tessera._C.Launcher when the native core is not built: kernels still run in
+    the interpreter (TESSERA_INTERPRET=1); launching on a GPU explains what is missing."""
+
+    def _configure_launcher(self, *args):
+        self._interpret_hook = args[-1]
+
+    def __getitem__(self, grid):
+        return functools.partial(self._launch_positional, grid)
+
+    def _launch_positional(self, grid, *args, **kwargs):
+        return self._launch(grid, args, kwargs, False)
+
+    def _launch(self, grid, args, kwargs, warmup=False):
+        if interpret_mode():
+            return self._interpret_hook(grid, args, kwargs, warmup)
+        _core._native()  # raises CompilerUnavailableError
+        raise AssertionError("unreachable")
+
+    def _specialize(self, args, kwargs, spec):
+        _core._native()
+        raise AssertionError("unreachable")
+
+
+_LauncherBase = _core._C.Launcher if _core._C is not None else _PythonLauncher
+_NO_DEFAULT = object()
+
+
+class JITFunction(_LauncherBase):
     """A Python function compiled (or interpreted) as a Tessera kernel or device function.
 
     Attributes shared with the front end and the interpreter:
@@ -30,6 +61,7 @@ class JITFunction:
                  debug=None):
         if not inspect.isfunction(fn):
             raise TypeError(f"@tessera.jit expects a function, got {fn!r}")
+        super().__init__()
         self.fn = fn
         self.__name__ = fn.__name__
         self.__qualname__ = fn.__qualname__
@@ -57,6 +89,44 @@ class JITFunction:
         self._ast = None
         self.cache = {}            # specialization key -> CompiledKernel (compiled mode)
         self.used_global_vals = {}  # name -> (value, globals dict) captured at compile time
+        self._configure()
+
+    def _configure(self):
+        """Hand the parameters and the hooks of the slow path to the C++ launcher."""
+        from ..backends import specialization
+        from . import specialize
+        me = weakref.ref(self)
+
+        def describe(value, name):
+            return specialize.describe(value, name, me())
+
+        def miss(key, bound, options, device):
+            from ..compiler.compiler import launch_miss
+            return launch_miss(me(), key, bound, options, device)
+
+        def check_globals(kernel):
+            from ..compiler.compiler import check_globals
+            check_globals(me(), kernel.metadata["used_globals"])
+
+        def interpret(grid, args, kwargs, warmup):
+            fn = me()
+            if warmup:
+                raise RuntimeError(f"{fn.__name__}.warmup() compiles for a GPU; it has nothing to do in the "
+                                   f"interpreter (TESSERA_INTERPRET=1)")
+            from ..interpreter import run_kernel
+            kwargs = dict(kwargs)
+            opts = {k: kwargs.pop(k) for k in list(kwargs) if k in _LAUNCH_OPTIONS}
+            return run_kernel(fn, grid, args, kwargs, **opts)
+
+        spec = specialization.NVIDIA.config() if _core._C is not None else None
+        self._configure_launcher(
+            self.__name__, self.arg_names, [n in self.constexpr_names for n in self.arg_names],
+            [self._defaults.get(n, _NO_DEFAULT) for n in self.arg_names], _NO_DEFAULT,
+            [n in self.do_not_specialize for n in self.arg_names],
+            [n in self.do_not_specialize_on_alignment for n in self.arg_names], spec, core.constexpr,
+            describe, miss, check_globals, _raise_cuda_error, interpret)
+        if "torch" in sys.modules and _core._C is not None:
+            specialize.install_torch(self)
 
     def _names(self, items):
         out = []
@@ -148,22 +218,13 @@ class JITFunction:
         """A callable for combine functions of tl.reduce/tl.associative_scan."""
         return functools.partial(self.__call__)
 
-    def __getitem__(self, grid):
-        return functools.partial(self.run, grid=grid)
-
-    def run(self, *args, grid, **kwargs):
+    def run(self, *args, grid, warmup=False, **kwargs):
         """Launch on `grid` (a tuple, or a callable of the bound arguments returning one)."""
-        launch_opts = {k: kwargs.pop(k) for k in list(kwargs) if k in _LAUNCH_OPTIONS}
-        if interpret_mode():
-            from ..interpreter import run_kernel
-            return run_kernel(self, grid, args, kwargs, **launch_opts)
-        from ..compiler.compiler import launch_compiled
-        return launch_compiled(self, grid, args, kwargs, launch_opts)
+        return self._launch(grid, args, kwargs, warmup)
 
     def warmup(self, *args, grid, **kwargs):
-        from ..compiler.compiler import launch_compiled
-        launch_opts = {k: kwargs.pop(k) for k in list(kwargs) if k in _LAUNCH_OPTIONS}
-        return launch_compiled(self, grid, args, kwargs, launch_opts, warmup=True)
+        """Compile and load for these arguments without launching; returns the CompiledKernel."""
+        return self._launch(grid, args, kwargs, True)
 
     def __repr__(self):
         return f"JITFunction({self.__module__}:{self.__qualname__})"
@@ -171,6 +232,11 @@ class JITFunction:
 
 _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "stream", "enable_fp_fusion",
                    "debug", "launch_cooperative_grid")
+
+
+def _raise_cuda_error(code, name, message, kernel_name):
+    from ..backends.nvidia import CudaError
+    raise CudaError.from_fields(code, name, message, f"launching {kernel_name}")
 
 
 def _is_constexpr_annotation(ann, fn):

@@ -1,143 +1,236 @@
-"""Argument specialization: the types and properties of launch arguments that a kernel is compiled for."""
+"""Argument specialization: what a kernel is compiled for, decoded from the launcher's key.
 
+The C++ launcher (tessera._C.Launcher) turns launch arguments into a key; this module gives the
+element-type codes it uses, describes the tensor-likes it does not know natively (numpy arrays,
+DLPack and __cuda_array_interface__ producers), and decodes a key into the kernel's argument
+types, constants and `tt.*` attributes.
+"""
+
+import numbers
+import sys
+
+from .. import _core
 from ..language import core
 
-_TORCH_DTYPES = None
+# Element types of pointer arguments, by code (a key leaf's dtype field). Append only.
+DTYPES = [None, core.float32, core.float16, core.bfloat16, core.float64, core.int8, core.int16, core.int32,
+          core.int64, core.uint8, core.uint16, core.uint32, core.uint64, core.int1, core.float8e4nv,
+          core.float8e5]
+_CODE = {ty.name: i for i, ty in enumerate(DTYPES) if ty is not None}
+
+_TORCH_CODES = None
 
 
-def _torch_dtype_map():
-    global _TORCH_DTYPES
-    if _TORCH_DTYPES is None:
-        try:
-            import torch
-        except ImportError:
-            _TORCH_DTYPES = {}
-            return _TORCH_DTYPES
-        m = {torch.float32: core.float32, torch.float16: core.float16, torch.bfloat16: core.bfloat16,
-             torch.float64: core.float64, torch.int8: core.int8, torch.int16: core.int16, torch.int32: core.int32,
-             torch.int64: core.int64, torch.uint8: core.uint8, torch.bool: core.int1}
-        for name, ty in (("float8_e4m3fn", core.float8e4nv), ("float8_e5m2", core.float8e5),
-                         ("uint16", core.uint16), ("uint32", core.uint32), ("uint64", core.uint64)):
-            if hasattr(torch, name):
-                m[getattr(torch, name)] = ty
-        _TORCH_DTYPES = m
-    return _TORCH_DTYPES
+def torch_dtype_codes():
+    """{torch.dtype: code} for the torch dtypes kernels accept ({} without torch)."""
+    global _TORCH_CODES
+    if _TORCH_CODES is None:
+        torch = sys.modules.get("torch")
+        if torch is None:
+            return {}
+        m = {}
+        for tname, ty in (("float32", core.float32), ("float16", core.float16), ("bfloat16", core.bfloat16),
+                          ("float64", core.float64), ("int8", core.int8), ("int16", core.int16),
+                          ("int32", core.int32), ("int64", core.int64), ("uint8", core.uint8),
+                          ("bool", core.int1), ("float8_e4m3fn", core.float8e4nv),
+                          ("float8_e5m2", core.float8e5), ("uint16", core.uint16),
+                          ("uint32", core.uint32), ("uint64", core.uint64)):
+            if hasattr(torch, tname):
+                m[getattr(torch, tname)] = _CODE[ty.name]
+        _TORCH_CODES = m
+    return _TORCH_CODES
 
 
-_NUMPY_KINDS = {("f", 2): core.float16, ("f", 4): core.float32, ("f", 8): core.float64,
-                ("i", 1): core.int8, ("i", 2): core.int16, ("i", 4): core.int32, ("i", 8): core.int64,
-                ("u", 1): core.uint8, ("u", 2): core.uint16, ("u", 4): core.uint32, ("u", 8): core.uint64,
-                ("b", 1): core.int1}
+# numpy / __cuda_array_interface__ typestr kind+size -> dtype
+_TYPESTR = {("f", 2): core.float16, ("f", 4): core.float32, ("f", 8): core.float64, ("i", 1): core.int8,
+            ("i", 2): core.int16, ("i", 4): core.int32, ("i", 8): core.int64, ("u", 1): core.uint8,
+            ("u", 2): core.uint16, ("u", 4): core.uint32, ("u", 8): core.uint64, ("b", 1): core.int1}
+# DLPack (type code, bits) -> dtype: kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4, kDLBool 6
+_DLPACK = {(0, 8): core.int8, (0, 16): core.int16, (0, 32): core.int32, (0, 64): core.int64,
+           (1, 8): core.uint8, (1, 16): core.uint16, (1, 32): core.uint32, (1, 64): core.uint64,
+           (2, 16): core.float16, (2, 32): core.float32, (2, 64): core.float64, (4, 16): core.bfloat16,
+           (6, 8): core.int1, (1, 1): core.int1}
+_DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 2, 3, 13
 
 
 def element_type_of(value, name="argument"):
-    """The tl dtype of the elements of a tensor-like argument (torch tensor or numpy array)."""
+    """The tl dtype of the elements of a tensor-like argument (torch tensor, numpy array, ...)."""
+    code = torch_dtype_codes().get(getattr(value, "dtype", None))
+    if code is not None:
+        return DTYPES[code]
     dt = getattr(value, "dtype", None)
-    tm = _torch_dtype_map()
-    if dt in tm:
-        return tm[dt]
-    kind = getattr(dt, "kind", None)
-    size = getattr(dt, "itemsize", None)
-    if (kind, size) in _NUMPY_KINDS:
-        return _NUMPY_KINDS[(kind, size)]
-    raise TypeError(f"argument '{name}': unsupported tensor element type {dt}")
+    ty = _TYPESTR.get((getattr(dt, "kind", None), getattr(dt, "itemsize", None)))
+    if ty is None:
+        raise TypeError(f"{name}: unsupported tensor element type {dt}")
+    return ty
 
 
 def is_tensor_like(value):
-    return hasattr(value, "data_ptr") or (hasattr(value, "__array_interface__") and hasattr(value, "dtype"))
+    return (hasattr(value, "data_ptr") or hasattr(value, "__cuda_array_interface__")
+            or hasattr(value, "__dlpack__")
+            or (hasattr(value, "__array_interface__") and hasattr(value, "dtype")))
 
 
-def data_ptr(value):
-    if hasattr(value, "data_ptr"):
-        return value.data_ptr()
-    return value.__array_interface__["data"][0]
+def _typestr_code(typestr, name):
+    kind, size = typestr[1], int(typestr[2:])
+    ty = _TYPESTR.get((kind, size))
+    if ty is None:
+        raise TypeError(f"{name}: unsupported element type {typestr!r}")
+    return _CODE[ty.name]
 
 
-def scalar_type(value, name):
-    if isinstance(value, bool):
-        return core.int1
-    if isinstance(value, int):
-        if -2**31 <= value < 2**31:
-            return core.int32
-        if 2**63 <= value < 2**64:
-            return core.uint64
-        if -2**63 <= value < 2**63:
-            return core.int64
-        raise ValueError(f"argument '{name}': integer {value} does not fit in 64 bits")
-    if isinstance(value, float):
-        return core.float32
-    raise TypeError(f"argument '{name}': unsupported type {type(value).__name__} (expected a tensor, int, float, "
-                    f"bool or None)")
+def _extent_bytes(shape, strides, itemsize):
+    """Bytes from the first element to one past the last (strides in bytes, None: contiguous)."""
+    if any(s == 0 for s in shape):
+        return 0
+    if strides is None:
+        n = 1
+        for s in shape:
+            n *= s
+        return n * itemsize
+    return sum((s - 1) * abs(st) for s, st in zip(shape, strides)) + itemsize
 
 
-def _leaf(name, value, nospec, noalign):
-    """(type, attrs, constant-or-None) of one run-time argument (not a tuple)."""
-    if value is None:
-        return None, {}, None
-    if is_tensor_like(value):
-        ty = core.pointer_type(element_type_of(value, name))
-        a = {}
-        if not noalign and data_ptr(value) % 16 == 0:
-            a["tt.divisibility"] = "16 : i32"
-        return ty, a, None
-    ty = scalar_type(value, name)
-    a = {}
-    if ty.is_int() and not ty.is_bool() and not noalign and value % 16 == 0:
-        a["tt.divisibility"] = "16 : i32"
-    return ty, a, None
+def _storage_bytes(t):
+    if hasattr(t, "untyped_storage"):
+        return t.untyped_storage().nbytes()
+    st = t.storage()  # torch < 2.0
+    return st.size() * st.element_size()
 
 
-def specialize(jit_fn, bound):
-    """(arg_types, constexprs, arg_attrs, key) for bound launch arguments.
+def describe(value, name, launcher=None):
+    """(address, dtype code, device ordinal or -1 for host memory, bytes spanned) of a tensor-like
+    the launcher does not read natively; a Python int/float/bool for numpy scalars and other
+    numbers; TypeError for anything else. With `launcher`, a torch tensor also switches that
+    launcher to reading torch tensors natively."""
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(value, torch.Tensor):
+        if launcher is not None:
+            install_torch(launcher)
+        code = torch_dtype_codes().get(value.dtype)
+        if code is None:
+            raise TypeError(f"{name}: unsupported tensor element type {value.dtype}")
+        return (value.data_ptr(), code, value.get_device(), _storage_bytes(value))
+    if isinstance(value, (bool, int, float)):
+        return value
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, np.generic):
+        if isinstance(value, np.bool_):
+            return bool(value)
+        if isinstance(value, np.integer):
+            return int(value)
+        if isinstance(value, np.floating):
+            return float(value)
+    elif isinstance(value, numbers.Integral):
+        return int(value)
+    elif isinstance(value, numbers.Real):
+        return float(value)
+    cai = getattr(value, "__cuda_array_interface__", None)
+    if cai is not None:
+        ptr = int(cai["data"][0])
+        code = _typestr_code(cai["typestr"], name)
+        itemsize = int(cai["typestr"][2:])
+        dev = _core._native().cuda.pointer_device(ptr) if ptr else -1
+        if ptr and dev < 0:
+            raise ValueError(f"{name}: its __cuda_array_interface__ pointer {ptr:#x} is not CUDA device memory")
+        return (ptr, code, max(dev, 0) if ptr else 0, _extent_bytes(cai["shape"], cai.get("strides"), itemsize))
+    if hasattr(value, "__array_interface__") and hasattr(value, "dtype"):
+        ai = value.__array_interface__
+        return (int(ai["data"][0]), _typestr_code(ai["typestr"], name), -1,
+                _extent_bytes(ai["shape"], ai.get("strides"), int(ai["typestr"][2:])))
+    if hasattr(value, "__dlpack__") and hasattr(value, "__dlpack_device__"):
+        dev_type, dev_id = value.__dlpack_device__()
+        dev_type = int(dev_type)
+        ptr, tcode, bits, lanes, extent = _core._native().dlpack_info(value.__dlpack__())
+        ty = _DLPACK.get((tcode, bits))
+        if ty is None or lanes != 1:
+            raise TypeError(f"{name}: unsupported DLPack element type (code {tcode}, {bits} bits, "
+                            f"{lanes} lanes)")
+        device = int(dev_id) if dev_type in (_DL_CUDA, _DL_CUDA_MANAGED) else -1
+        return (ptr, _CODE[ty.name], device, extent)
+    raise TypeError(f"{name}: unsupported type {type(value).__name__} (expected a tensor, int, float, bool, "
+                    f"None, or a tuple of them)")
 
-    A tuple argument (of tensors and scalars, possibly nested) becomes a tuple of types and a tuple
-    of attribute dicts; its leaves are separate kernel parameters.
-    """
-    arg_types, consts, attrs, key = {}, {}, {}, []
-    for name, value in bound.items():
-        if isinstance(value, (tuple, list)) and name not in jit_fn.constexpr_names:
-            nospec = name in jit_fn.do_not_specialize
-            noalign = nospec or name in jit_fn.do_not_specialize_on_alignment
 
-            def go(v, path):
-                if isinstance(v, (tuple, list)):
-                    parts = [go(x, f"{path}[{i}]") for i, x in enumerate(v)]
-                    return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
-                ty, a, _ = _leaf(path, v, nospec, noalign)
-                return ty, a
-            ty, a = go(value, name)
-            arg_types[name], attrs[name] = ty, a
-            key.append((name, "tuple", repr(ty), repr(a)))
-            continue
+def install_torch(launcher):
+    """Let a launcher read torch tensors natively and ask torch for the current stream/device."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is None:
+        def raw(device):
+            return torch.cuda.current_stream(device).cuda_stream
+    launcher._set_torch(torch.Tensor, torch_dtype_codes(), raw, torch.cuda.current_device)
+
+
+class Specialized:
+    """A decoded key: what one compilation of a kernel is for."""
+
+    __slots__ = ("key", "arg_types", "constexprs", "attrs", "options", "device", "num_params")
+
+    def __repr__(self):
+        return (f"Specialized(types={self.arg_types}, constexprs={self.constexprs}, attrs={self.attrs}, "
+                f"options={self.options})")
+
+
+_OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "debug",
+                 "launch_cooperative_grid")
+
+
+def decode(jit_fn, key, spec):
+    """Decode a launcher key into argument types, constants and `tt.*` attributes."""
+    lay = _core._native().LEAF_LAYOUT
+    kinds = {lay["i1"]: core.int1, lay["i32"]: core.int32, lay["i64"]: core.int64, lay["u64"]: core.uint64,
+             lay["f32"]: core.float32}
+    out = Specialized()
+    out.key = key
+    out.arg_types, out.constexprs, out.attrs = {}, {}, {}
+    count = 0
+
+    def leaf(code):
+        nonlocal count
+        kind = code & 15
+        if kind == lay["none"]:
+            return None, {}
+        if kind == lay["ptr"]:
+            ty = core.pointer_type(DTYPES[(code >> lay["dtype_shift"]) & 255])
+            count += 1
+            return ty, spec.attrs(code, True)
+        count += 1
+        ty = kinds[kind]
+        return ty, (spec.attrs(code, False) if ty.is_int() and not ty.is_bool() else {})
+
+    def tup(entry):
+        if isinstance(entry, tuple):
+            parts = [tup(e) for e in entry]
+            return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+        return leaf(entry)
+
+    k = 0
+    for name in jit_fn.arg_names:
         if name in jit_fn.constexpr_names:
-            v = core._unwrap(value)
-            consts[name] = v
-            key.append((name, "c", repr(v)))
+            out.constexprs[name] = key[k + 1]
+            k += 2
             continue
-        if value is None:
-            arg_types[name] = None
-            key.append((name, "none"))
-            continue
-        nospec = name in jit_fn.do_not_specialize
-        noalign = nospec or name in jit_fn.do_not_specialize_on_alignment
-        if is_tensor_like(value):
-            ty = core.pointer_type(element_type_of(value, name))
-            arg_types[name] = ty
-            a = {}
-            if not noalign and data_ptr(value) % 16 == 0:
-                a["tt.divisibility"] = "16 : i32"
-            attrs[name] = a
-            key.append((name, str(ty), tuple(a.items())))
-            continue
-        ty = scalar_type(value, name)
-        if ty.is_int() and not ty.is_bool() and not nospec and value == 1:
-            consts[name] = 1
-            key.append((name, "one"))
-            continue
-        arg_types[name] = ty
-        a = {}
-        if ty.is_int() and not ty.is_bool() and not noalign and value % 16 == 0:
-            a["tt.divisibility"] = "16 : i32"
-        attrs[name] = a
-        key.append((name, str(ty), tuple(a.items())))
-    return arg_types, consts, attrs, tuple(key)
+        entry = key[k]
+        k += 1
+        if isinstance(entry, tuple):
+            out.arg_types[name], out.attrs[name] = tup(entry)
+        elif entry & 15 == lay["one"]:
+            out.constexprs[name] = 1
+        else:
+            out.arg_types[name], out.attrs[name] = leaf(entry)
+    out.options = {n: v for n, v in zip(_OPTION_NAMES, key[k:k + len(_OPTION_NAMES)]) if v is not None}
+    out.device = key[-1]
+    out.num_params = count
+    return out
+
+
+def specialize(jit_fn, bound, backend="cuda"):
+    """(arg_types, constexprs, attrs, key) of bound arguments ({name: value}) for `backend`."""
+    from ..backends import specialization
+    spec = specialization.for_backend(backend)
+    key, _ = jit_fn._specialize((), dict(bound), spec.config())
+    d = decode(jit_fn, key, spec)
+    return d.arg_types, d.constexprs, d.attrs, key

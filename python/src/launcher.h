@@ -1,0 +1,83 @@
+// The launch fast path of tessera._C (see launcher.cpp).
+#ifndef TESSERA_PYTHON_LAUNCHER_H
+#define TESSERA_PYTHON_LAUNCHER_H
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::python {
+namespace py = pybind11;
+
+/// What a backend specializes run-time arguments on (declared in Python by
+/// tessera.backends.specialization; this is its native form).
+struct SpecConfig {
+  std::vector<int> divLog2Levels; // e.g. {4}: divisibility by 16 or nothing
+  bool foldOne = true;            // integers equal to 1 become constants
+  int pointerRangeBits = 0;       // 32: mark tensors spanning < 2 GiB
+  std::vector<py::object> extra;  // Python properties: value -> 0..15
+};
+
+/// A compiled kernel loaded on one device, ready to launch.
+struct LaunchEntry {
+  struct Global {
+    py::object dict, name, value;
+  };
+  uint64_t function = 0, context = 0;
+  unsigned block = 0, shared = 0;
+  size_t numParams = 0;
+  py::object kernel; // the CompiledKernel returned to the caller
+  std::vector<Global> globals;
+};
+
+class Launcher {
+public:
+  struct Walk {
+    struct Packed *packed = nullptr;
+    bool checkDevice = false;
+    int device = -1;
+    std::string deviceArg;
+  };
+
+  py::object run(py::handle grid, py::handle args, py::handle kwargs, bool warmup);
+  py::object specialize(py::handle args, py::handle kwargs, const SpecConfig &spec);
+  static bool interpretMode();
+
+  std::string kernelName;
+  std::vector<std::string> paramNames;
+  std::vector<py::object> paramKeys; // interned names
+  std::vector<bool> isConstexpr, noSpecialize, noAlign;
+  std::vector<py::object> defaults; // null: required
+  size_t keyLength = 0;
+  SpecConfig launchSpec;
+  py::object constexprType, describe, miss, checkGlobals, raiseCudaError, interpretHook;
+  py::object tensorType, currentStream, currentDevice;
+  py::dict dtypeCodes, cache;
+
+private:
+  std::string argName(size_t param, const std::vector<int> &path) const;
+  int64_t leaf(PyObject *v, size_t param, std::vector<int> &path, const SpecConfig &spec,
+               Walk &w);
+  PyObject *tupleKey(PyObject *v, size_t param, std::vector<int> &path, const SpecConfig &spec,
+                     Walk &w);
+  bool bind(PyObject *args, PyObject *kwargs, std::vector<PyObject *> &bound,
+            PyObject **options);
+  PyObject *makeKey(const std::vector<PyObject *> &bound, PyObject **options,
+                    const SpecConfig &spec, Walk &w);
+  bool readGrid(PyObject *grid, const std::vector<PyObject *> &bound, unsigned dims[3]);
+};
+
+/// `kernel[grid]`: the launcher and the grid, called with the arguments.
+struct BoundLaunch {
+  Launcher *launcher;
+  py::object self, grid;
+};
+
+void registerLauncher(py::module_ &m);
+
+} // namespace tessera::python
+
+#endif
