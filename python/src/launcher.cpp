@@ -502,6 +502,11 @@ py::object Launcher::run(py::handle grid, py::handle args, py::handle kwargs, bo
   if (!dev)
     throw py::error_already_set();
   PyTuple_SET_ITEM(key.ptr(), keyLength - 1, dev);
+  // Every argument, the grid included, is checked before anything is
+  // compiled or launched.
+  unsigned dims[3] = {1, 1, 1};
+  if (!warmup && !readGrid(grid.ptr(), bound, dims))
+    throw py::error_already_set();
   PyObject *hit = PyDict_GetItemWithError(cache.ptr(), key.ptr());
   if (!hit && PyErr_Occurred())
     throw py::error_already_set();
@@ -536,9 +541,6 @@ py::object Launcher::run(py::handle grid, py::handle args, py::handle kwargs, bo
     throw std::runtime_error("internal error: " + std::to_string(packed.count) +
                              " arguments packed for " + kernelName + ", whose binary takes " +
                              std::to_string(entry.numParams) + " (a Tessera bug)");
-  unsigned dims[3];
-  if (!readGrid(grid.ptr(), bound, dims))
-    throw py::error_already_set();
   if (!dims[0] || !dims[1] || !dims[2])
     return entry.kernel;
   uint64_t stream = 0;

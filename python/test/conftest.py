@@ -14,4 +14,9 @@ CONFORMANCE = os.environ.get(
 
 
 def pytest_configure(config):
+    # Tests never read or write the user's kernel cache: a fresh one per session, unless the
+    # caller chose one (TESSERA_CACHE_DIR) or turned it off.
+    if "TESSERA_CACHE_DIR" not in os.environ:
+        import tempfile
+        os.environ["TESSERA_CACHE_DIR"] = tempfile.mkdtemp(prefix="tessera_test_cache_")
     config.addinivalue_line("markers", "gpu: needs an NVIDIA GPU (run on the H200)")

@@ -142,24 +142,71 @@ def compile(fn, signature=None, constexprs=None, target="cuda:90", num_warps=4, 
             continue
         arg_types[pname], arg_attrs[pname] = _parse_sig_entry(pname, spec)
     key = ("compile", target, num_warps, num_stages, tuple(sorted((k, str(v)) for k, v in arg_types.items())),
-           tuple(sorted((k, repr(v)) for k, v in consts.items())),
-           tuple(sorted((k, tuple(sorted(v.items()))) for k, v in arg_attrs.items())))
+           tuple(sorted((k, type(v).__name__, repr(v)) for k, v in consts.items())),
+           tuple(sorted((k, repr(v)) for k, v in arg_attrs.items())), options.get("stages", "all"))
     cached = fn.cache.get(key)
     if cached is not None:
         check_globals(fn, cached.metadata["used_globals"])
         return cached
+    full = options.get("stages", "all") == "all" and backend in BACKENDS
+    kernel = compile_cached(fn, arg_types, consts, arg_attrs, target,
+                            {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": 1},
+                            backend_stages=full)
+    fn.cache[key] = kernel
+    return kernel
+
+
+def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_stages=True):
+    """Compile through the disk cache (tessera.runtime.cache): a valid entry is loaded, otherwise
+    the kernel is compiled and stored. Returns a CompiledKernel; metadata["cache"] says "hit",
+    "miss" or "off"."""
+    from ..runtime import cache
+    backend, arch = parse_target(target)
+    disk = cache.default()
+    key = scopes = None
+    if disk is not None:
+        key, scopes = cache.kernel_key(fn, arg_types, consts, arg_attrs, target,
+                                       {**options, "backend_stages": backend_stages})
+        hit = disk.get(key)
+        if hit is not None:
+            asm, meta = hit
+            used = _resolve_used_globals(meta.pop("used_global_names", []), scopes)
+            if used is not None:
+                meta.update(used_globals=used, cache="hit", constexprs=consts)
+                return CompiledKernel(fn.__name__, asm, meta)
     ttir, gen = make_ttir(fn, arg_types, consts, arg_attrs)
     asm = {"ttir": ttir}
     stage_meta = {}
-    if options.get("stages", "all") == "all" and backend in BACKENDS:
-        more, stage_meta = BACKENDS[backend]().compile_stages(ttir, fn.__name__, arch, num_warps, num_stages)
+    if backend_stages:
+        more, stage_meta = BACKENDS[backend]().compile_stages(ttir, fn.__name__, arch, options["num_warps"],
+                                                              options["num_stages"],
+                                                              num_ctas=options.get("num_ctas", 1))
         asm.update(more)
-    meta = {"used_globals": dict(gen.used_globals), **stage_meta,"name": fn.__name__, "target": target, "backend": backend, "arch": arch, "num_warps": num_warps,
-            "num_stages": num_stages, "constexprs": consts,
+    meta = {**stage_meta, "name": fn.__name__, "target": target, "backend": backend, "arch": arch,
+            "num_warps": options["num_warps"], "num_stages": options["num_stages"],
             "signature": {k: str(v) for k, v in arg_types.items()}}
-    kernel = CompiledKernel(fn.__name__, asm, meta)
-    fn.cache[key] = kernel
-    return kernel
+    if disk is not None:
+        names = [[m, f, n, gdict is None] for (m, f, n), (_, gdict, _) in gen.used_globals.items()]
+        disk.put(key, asm, {**meta, "used_global_names": names})
+    meta.update(used_globals=dict(gen.used_globals), constexprs=consts,
+                cache="miss" if disk is not None else "off")
+    return CompiledKernel(fn.__name__, asm, meta)
+
+
+def _resolve_used_globals(names, scopes):
+    """The used_globals of a kernel loaded from disk, read from the functions' scopes now (the
+    cache key holds their values, so these are the values it was compiled with); None when a
+    scope is gone."""
+    used = {}
+    for module, func, name, closure in names:
+        if closure:
+            used[(module, func, name)] = (None, None, name)
+            continue
+        gdict = scopes.get((module, func))
+        if gdict is None or name not in gdict:
+            return None
+        used[(module, func, name)] = (gdict[name], gdict, name)
+    return used
 
 
 def check_globals(fn, used_globals):
@@ -212,16 +259,14 @@ def launch_miss(jit_fn, key, bound, options, device):
     num_ctas = _option(options, "num_ctas", 1, lambda v: v == 1)
     spec = specialize.decode(jit_fn, key, specialization.NVIDIA)
     cc = nvidia.device_capability(device)
-    ttir, gen = make_ttir(jit_fn, spec.arg_types, spec.constexprs, spec.attrs)
-    asm, meta = nvidia.compile_stages(ttir, jit_fn.__name__, cc, num_warps, num_stages, num_ctas=num_ctas)
-    asm = {"ttir": ttir, **asm}
-    loaded = nvidia.LoadedKernel(asm, meta, device)
-    meta.update(used_globals=dict(gen.used_globals), num_registers=loaded.info.num_registers,
-                num_spills=loaded.info.num_spills, target=f"cuda:{cc}", device=device)
-    kernel = CompiledKernel(jit_fn.__name__, asm, meta)
+    kernel = compile_cached(jit_fn, spec.arg_types, spec.constexprs, spec.attrs, f"cuda:{cc}",
+                            {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas})
+    meta = kernel.metadata
+    loaded = nvidia.LoadedKernel(kernel.asm, meta, device)
+    meta.update(num_registers=loaded.info.num_registers, num_spills=loaded.info.num_spills, device=device)
     kernel.loaded = loaded
     jit_fn.cache[key] = kernel
-    globals_ = [(gdict, name, value) for (_, _, name), (value, gdict, _) in gen.used_globals.items()
+    globals_ = [(gdict, name, value) for (_, _, name), (value, gdict, _) in meta["used_globals"].items()
                 if gdict is not None]
     return _core._native().LaunchEntry(function=loaded.function, context=loaded.info.context,
                                        block=loaded.block, shared=meta["shared"], num_params=spec.num_params,

@@ -1,0 +1,209 @@
+"""The on-disk kernel cache: content addressing, atomic writes, corruption recovery, and eight
+processes compiling the same kernel at once (no GPU: compile-only, target cuda:90)."""
+
+import hashlib
+import json
+import logging
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import tessera
+from tessera.runtime import cache
+
+PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+KERNELS = '''
+import tessera
+import tessera.language as tl
+
+SCALE = tl.constexpr({scale})
+
+@tessera.jit
+def helper(v):
+    return v * {helper_factor}
+
+@tessera.jit
+def kern(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(y + offs, helper(tl.load(x + offs, mask=m)) * SCALE, mask=m)
+
+SIG = {{"x": "*fp32:16", "y": "*fp32:16", "n": "i32"}}
+'''
+
+
+def _module(tmp_path, name, scale=2, helper_factor=3):
+    path = tmp_path / f"{name}.py"
+    path.write_text(KERNELS.format(scale=scale, helper_factor=helper_factor))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        __import__(name)
+    finally:
+        sys.path.pop(0)
+    return sys.modules[name]
+
+
+def _compile(mod, **kw):
+    mod.kern.cache.clear()  # the in-memory cache; the disk cache stays
+    opts = dict(target="cuda:90", num_warps=4)
+    opts.update(kw)
+    return tessera.compile(mod.kern, signature=mod.SIG, constexprs={"BLOCK": 128}, **opts)
+
+
+def _entries(d):
+    return sorted(os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs)
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    d = tmp_path / "cache"
+    monkeypatch.setenv("TESSERA_CACHE_DIR", str(d))
+    monkeypatch.delenv("TESSERA_CACHE_DISABLE", raising=False)
+    return d
+
+
+def test_miss_then_hit_gives_the_same_artifacts(tmp_path, cache_dir):
+    mod = _module(tmp_path, "cache_k1")
+    a = _compile(mod)
+    assert a.metadata["cache"] == "miss"
+    files = _entries(cache_dir)
+    assert len(files) == 1 and files[0].endswith(".tsk")
+    b = _compile(mod)
+    assert b.metadata["cache"] == "hit"
+    assert b.asm == a.asm and b.metadata["shared"] == a.metadata["shared"]
+    assert set(b.asm) >= {"ttir", "ttgir", "llir", "ptx"}
+
+
+def test_disabled(tmp_path, cache_dir, monkeypatch):
+    monkeypatch.setenv("TESSERA_CACHE_DISABLE", "1")
+    mod = _module(tmp_path, "cache_k2")
+    assert _compile(mod).metadata["cache"] == "off"
+    assert _compile(mod).metadata["cache"] == "off"
+    assert not cache_dir.exists()
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "magic", "trailing"])
+def test_corrupted_entries_are_recompiled_never_loaded(tmp_path, cache_dir, caplog, damage):
+    mod = _module(tmp_path, f"cache_k3_{damage}")
+    good = _compile(mod)
+    (path,) = _entries(cache_dir)
+    data = open(path, "rb").read()
+    if damage == "truncate":
+        data = data[:len(data) // 2]
+    elif damage == "flip":
+        i = len(data) - 100
+        data = data[:i] + bytes([data[i] ^ 0x40]) + data[i + 1:]
+    elif damage == "empty":
+        data = b""
+    elif damage == "magic":
+        data = b"XXXXXXXX" + data[8:]
+    else:
+        data = data + b"\0"
+    with open(path, "wb") as f:
+        f.write(data)
+    with caplog.at_level(logging.WARNING, logger="tessera.cache"):
+        again = _compile(mod)
+    assert again.metadata["cache"] == "miss"
+    assert again.asm == good.asm
+    assert any("discarding invalid entry" in r.getMessage() for r in caplog.records)
+    # The entry was rewritten whole.
+    assert _compile(mod).metadata["cache"] == "hit"
+
+
+def test_key_covers_sources_globals_options_and_target(tmp_path, cache_dir):
+    base = _module(tmp_path, "cache_k4")
+    other_helper = _module(tmp_path, "cache_k5", helper_factor=4)
+    other_global = _module(tmp_path, "cache_k6", scale=5)
+    same = _module(tmp_path, "cache_k7")
+
+    def key(mod, **kw):
+        from tessera.compiler.compiler import _parse_sig_entry
+        types, attrs = {}, {}
+        for k, v in mod.SIG.items():
+            types[k], attrs[k] = _parse_sig_entry(k, v)
+        opts = {"num_warps": 4, "num_stages": 3}
+        opts.update(kw.pop("options", {}))
+        return cache.kernel_key(mod.kern, types, {"BLOCK": kw.pop("block", 128)}, attrs,
+                                kw.pop("target", "cuda:90"), opts)[0]
+
+    k = key(base)
+    assert key(base) == k
+    # The same sources in another file: another key, since compiled code carries locations.
+    assert key(same) != k
+    assert key(other_helper) != k             # a callee's source
+    assert key(other_global) != k             # a constexpr global the kernel reads
+    assert key(base, block=256) != k          # a constexpr argument
+    assert key(base, options={"num_warps": 8}) != k
+    assert key(base, target="cuda:80") != k
+    # Changing the global in place changes the key too.
+    import tessera.language as tl
+    base.SCALE = tl.constexpr(7)
+    assert key(base) != k
+    base.SCALE = tl.constexpr(2)
+    assert key(base) == k
+
+
+def test_build_key_reads_the_native_build_ids():
+    from tessera import _core
+    bid = cache._elf_build_id(_core._native().__file__)
+    assert len(bid) in (40, 64) and int(bid, 16) >= 0
+    assert cache.build_key() == cache.build_key()
+
+
+WORKER = textwrap.dedent('''
+    import hashlib, json, os, sys, time
+    sys.path[:0] = [{python!r}, {mods!r}]
+    import tessera
+    import cache_conc as mod
+    open(os.path.join({sync!r}, "ready.%d" % os.getpid()), "w").close()
+    while not os.path.exists(os.path.join({sync!r}, "go")):
+        time.sleep(0.002)
+    k = tessera.compile(mod.kern, signature=mod.SIG, constexprs={{"BLOCK": 128}}, target="cuda:90")
+    print(json.dumps({{"cache": k.metadata["cache"],
+                      "asm": {{s: hashlib.sha256(v if isinstance(v, bytes) else v.encode()).hexdigest()
+                              for s, v in k.asm.items()}}}}))
+''')
+
+
+def test_eight_processes_compiling_at_once(tmp_path, cache_dir):
+    mods = tmp_path / "mods"
+    mods.mkdir()
+    (mods / "cache_conc.py").write_text(KERNELS.format(scale=2, helper_factor=3))
+    sync = tmp_path / "sync"
+    sync.mkdir()
+    script = tmp_path / "worker.py"
+    script.write_text(WORKER.format(python=PYTHON_DIR, mods=str(mods), sync=str(sync)))
+    env = dict(os.environ, TESSERA_CACHE_DIR=str(cache_dir))
+    env.pop("TESSERA_CACHE_DISABLE", None)
+    procs = [subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env=env, text=True) for _ in range(8)]
+    deadline = time.time() + 120
+    while len([f for f in os.listdir(sync) if f.startswith("ready.")]) < 8:
+        assert time.time() < deadline, "workers did not start"
+        assert all(p.poll() is None for p in procs), [p.communicate() for p in procs if p.poll() is not None]
+        time.sleep(0.01)
+    (sync / "go").write_text("")
+    results = []
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    print("cache results:", sorted(r["cache"] for r in results))
+    assert "miss" in {r["cache"] for r in results}
+    assert len({json.dumps(r["asm"], sort_keys=True) for r in results}) == 1
+    files = _entries(cache_dir)
+    assert len(files) == 1 and files[0].endswith(".tsk"), files  # no temporary file left behind
+    # A later process loads the entry, unchanged.
+    (sync / "go").write_text("")
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr
+    later = json.loads(p.stdout.strip().splitlines()[-1])
+    assert later["cache"] == "hit" and later["asm"] == results[0]["asm"]
+    with open(files[0], "rb") as f:
+        data = f.read()
+    assert data[:8] == cache.MAGIC and hashlib.sha256(data[40:]).digest() == data[8:40]
