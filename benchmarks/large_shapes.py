@@ -85,42 +85,6 @@ def cpu_us_per_launch(torch, launch, reps=400):
     return dt / reps * 1e6
 
 
-def tessera_launch_breakdown(torch, m, x, y, z, n):
-    """Host microseconds of each step of Tessera's launch path, for the small vector add."""
-    from tessera.compiler import compiler as C
-    from tessera.runtime import specialize
-    fn = m.add_kernel
-    nv = C._nvidia()
-    args, kw = (x, y, z, n), {"BLOCK": 1024}
-    bound = fn.bind(args, kw)
-    at, consts, attrs, key = specialize.specialize(fn, bound)
-    lt = nv.leaf_types(at, bound, consts)
-    blob, offs = nv.pack_args(lt)
-    kernel = next(iter(fn.cache.values()))
-    stream = C._current_stream(torch, 0)
-    steps = {
-        "bind": lambda: fn.bind(args, kw),
-        "tensor_device": lambda: C._tensor_device(bound, fn),
-        "specialize": lambda: specialize.specialize(fn, bound),
-        "leaf_types": lambda: nv.leaf_types(at, bound, consts),
-        "pack_args": lambda: nv.pack_args(lt),
-        "current_stream": lambda: C._current_stream(torch, 0),
-        "driver_launch": lambda: kernel.loaded.launch(((n + 1023) // 1024,), blob, offs, stream),
-    }
-    out = {}
-    for name, f in steps.items():
-        f()
-        torch.cuda.synchronize()
-        reps = 300
-        torch.cuda._sleep(100_000_000)
-        t0 = time.perf_counter()
-        for _ in range(reps):
-            f()
-        out[name] = (time.perf_counter() - t0) / reps * 1e6
-        torch.cuda.synchronize()
-    return out
-
-
 def launch_overhead(torch, mods):
     """Small vector add (2^20): host cost per launch and queued kernel time, both implementations."""
     n = 1 << 20
@@ -134,8 +98,6 @@ def launch_overhead(torch, mods):
         try:
             rec["host_us_per_launch"] = cpu_us_per_launch(torch, launch)
             rec["queued_gpu_us"] = queued_gpu_ms(torch, launch, reps=200) * 1e3
-            if impl == "tessera":
-                rec["tessera_steps_us"] = tessera_launch_breakdown(torch, m, x, y, z, n)
         except Exception as e:
             rec["why"] = f"{type(e).__name__}: {e}"[:400]
         print(json.dumps(rec), flush=True)

@@ -187,6 +187,18 @@ Status tessera::api::cuda::computeCapability(int device, int &capability) {
   return {};
 }
 
+Status tessera::api::cuda::deviceAttribute(int device, int attribute,
+                                           int &value) {
+  Driver &d = driver();
+  if (!d.loaded)
+    return d.loadStatus;
+  CUdevice dev = 0;
+  if (Status s = statusOf(d.cuDeviceGet(&dev, device), "cuDeviceGet"); !s.ok())
+    return s;
+  return statusOf(d.cuDeviceGetAttribute(&value, attribute, dev),
+                  "cuDeviceGetAttribute");
+}
+
 Status tessera::api::cuda::loadKernel(const std::string &image,
                                       const std::string &kernelName,
                                       int device, int dynamicSharedBytes,

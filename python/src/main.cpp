@@ -78,6 +78,11 @@ PYBIND11_MODULE(_C, m) {
     cuda::Status s = cuda::computeCapability(device, cc);
     return py::make_tuple(s, cc);
   });
+  cu.def("device_attribute", [](int device, int attribute) {
+    int value = 0;
+    cuda::Status s = cuda::deviceAttribute(device, attribute, value);
+    return py::make_tuple(s, value);
+  });
   cu.def("load_kernel", [](py::bytes image, const std::string &name, int device, int shared) {
     cuda::KernelInfo info;
     std::string img = image;

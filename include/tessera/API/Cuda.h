@@ -33,6 +33,9 @@ TESSERA_API int deviceCount();
 /// Compute capability of `device` as major * 10 + minor (e.g. 90).
 TESSERA_API Status computeCapability(int device, int &capability);
 
+/// A device attribute (CUdevice_attribute) of `device`.
+TESSERA_API Status deviceAttribute(int device, int attribute, int &value);
+
 /// Properties of a loaded kernel.
 struct TESSERA_API KernelInfo {
   uint64_t module = 0;   // CUmodule

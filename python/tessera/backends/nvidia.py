@@ -13,6 +13,11 @@ from ..language import core
 TARGET_PREFIX = "cuda"
 
 
+class OutOfResources(RuntimeError):
+    """A kernel needs more of a per-block resource than the GPU has (shared memory, registers).
+    The autotuner skips configurations that raise it."""
+
+
 class CudaError(RuntimeError):
     """A CUDA driver failure; `name` is the CUDA error name (e.g. CUDA_ERROR_ILLEGAL_ADDRESS)."""
 
@@ -52,8 +57,9 @@ def ptxas_version(path):
     return m.group(1) if m else "unknown"
 
 
-def assemble(ptx, cc, name="kernel"):
-    """cubin bytes from PTX with ptxas, or None when ptxas is not installed (the driver JITs the PTX)."""
+def assemble(ptx, cc, name="kernel", maxnreg=None):
+    """cubin bytes from PTX with ptxas, or None when ptxas is not installed (the driver JITs the PTX).
+    `maxnreg` caps the registers per thread."""
     ptxas = find_ptxas()
     if ptxas is None:
         return None
@@ -63,8 +69,13 @@ def assemble(ptx, cc, name="kernel"):
         with open(src, "w") as f:
             f.write(ptx)
         arch = "sm_90a" if cc == 90 else f"sm_{cc}"
-        r = subprocess.run([ptxas, f"-arch={arch}", "-O3", src, "-o", dst], capture_output=True, text=True)
+        cmd = [ptxas, f"-arch={arch}", "-O3", src, "-o", dst]
+        if maxnreg is not None:
+            cmd.insert(1, f"--maxrregcount={int(maxnreg)}")
+        r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
+            if "too much shared data" in r.stderr or "too many resources" in r.stderr:
+                raise OutOfResources(f"ptxas: {name} ({arch}) does not fit: {r.stderr.strip()}")
             raise RuntimeError(f"ptxas failed for {name} ({arch}):\n{r.stderr}")
         with open(dst, "rb") as f:
             return f.read()
@@ -101,7 +112,7 @@ def _stage(res, what, name):
     return res
 
 
-def compile_stages(ttir, name, cc, num_warps, num_stages, threads_per_warp=32, num_ctas=1):
+def compile_stages(ttir, name, cc, num_warps, num_stages, threads_per_warp=32, num_ctas=1, maxnreg=None):
     """All stages after TTIR: returns (asm dict, metadata dict)."""
     native = _core._native()
     asm = {}
@@ -116,7 +127,7 @@ def compile_stages(ttir, name, cc, num_warps, num_stages, threads_per_warp=32, n
     asm["llir"] = res.output
     res = _stage(native.compile_ptx(asm["llir"], cc), "generating PTX for", name)
     asm["ptx"] = res.output
-    cubin = assemble(asm["ptx"], cc, name)
+    cubin = assemble(asm["ptx"], cc, name, maxnreg=maxnreg)
     if cubin is not None:
         asm["cubin"] = cubin
     meta = {"name": name, "shared": shared, "num_warps": num_warps, "num_stages": num_stages,
@@ -164,14 +175,23 @@ def pack_args(values_and_types):
     return bytes(blob), offsets
 
 
+_ATTR_MAX_SHARED_OPTIN = 97  # CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+
+
 class LoadedKernel:
     """A compiled kernel loaded on one device."""
 
     def __init__(self, asm, meta, device):
         native = _core._native()
+        status, limit = native.cuda.device_attribute(device, _ATTR_MAX_SHARED_OPTIN)
+        if status and meta["shared"] > limit:
+            raise OutOfResources(f"{meta['name']} needs {meta['shared']} bytes of shared memory; the device "
+                                 f"allows {limit} per block")
         image = asm.get("cubin") or asm["ptx"].encode()
         status, info = native.cuda.load_kernel(image, meta["name"], device, meta["shared"])
         if not status:
+            if status.name == "CUDA_ERROR_OUT_OF_RESOURCES":
+                raise OutOfResources(f"{meta['name']}: {status.message}")
             raise CudaError(status, f"loading {meta['name']}")
         self.info = info
         self.meta = meta
@@ -214,5 +234,5 @@ def leaf_types(arg_types, bound, constexprs):
     return out
 
 
-__all__ = ["CudaError", "find_ptxas", "assemble", "compile_stages", "pack_args", "LoadedKernel",
+__all__ = ["CudaError", "OutOfResources", "find_ptxas", "assemble", "compile_stages", "pack_args", "LoadedKernel",
            "device_capability", "leaf_types", "core"]

@@ -180,7 +180,8 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
     if backend_stages:
         more, stage_meta = BACKENDS[backend]().compile_stages(ttir, fn.__name__, arch, options["num_warps"],
                                                               options["num_stages"],
-                                                              num_ctas=options.get("num_ctas", 1))
+                                                              num_ctas=options.get("num_ctas", 1),
+                                                              maxnreg=options.get("maxnreg"))
         asm.update(more)
     meta = {**stage_meta, "name": fn.__name__, "target": target, "backend": backend, "arch": arch,
             "num_warps": options["num_warps"], "num_stages": options["num_stages"],
@@ -257,10 +258,12 @@ def launch_miss(jit_fn, key, bound, options, device):
     num_warps = _option(options, "num_warps", 4, _pow2)
     num_stages = _option(options, "num_stages", 3, lambda v: isinstance(v, int) and v >= 1)
     num_ctas = _option(options, "num_ctas", 1, lambda v: v == 1)
+    maxnreg = _option(options, "maxnreg", None, lambda v: isinstance(v, int) and 16 <= v <= 255)
     spec = specialize.decode(jit_fn, key, specialization.NVIDIA)
     cc = nvidia.device_capability(device)
     kernel = compile_cached(jit_fn, spec.arg_types, spec.constexprs, spec.attrs, f"cuda:{cc}",
-                            {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas})
+                            {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas,
+                             "maxnreg": maxnreg})
     meta = kernel.metadata
     loaded = nvidia.LoadedKernel(kernel.asm, meta, device)
     meta.update(num_registers=loaded.info.num_registers, num_spills=loaded.info.num_spills, device=device)

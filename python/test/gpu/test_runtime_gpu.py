@@ -1,0 +1,220 @@
+"""GPU tests of the JIT runtime (marked `gpu`): the C++ launch path with every argument kind,
+specialization on a GPU, streams, DLPack and __cuda_array_interface__ arguments, the disk cache
+across processes, the autotuner and do_bench."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tessera  # noqa: E402
+import tessera.language as tl  # noqa: E402
+from tessera.compiler import compiler  # noqa: E402
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not (torch.cuda.is_available() and compiler.gpu_backend_available("cuda")),
+                                 reason="needs an NVIDIA GPU and its driver")]
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@tessera.jit
+def kinds(out, i64, u64, f, flag, pair, maybe, n, BLOCK: tl.constexpr = 32):
+    # One store per argument kind; `maybe` is None (a folded-away pointer).
+    offs = tl.arange(0, BLOCK)
+    first = tl.load(pair[0] + offs)
+    second = tl.load(pair[1] + offs)
+    v = first * 1000.0 + second + f + (i64 >> 33).to(tl.float32) + (u64 >> 62).to(tl.float32)
+    if flag:
+        v = v + 0.5
+    tl.store(out + offs, v + n, mask=offs < n)
+
+
+def test_every_argument_kind_reaches_the_kernel():
+    a = torch.arange(32, device="cuda", dtype=torch.float32)
+    b = torch.full((32,), 2.0, device="cuda")
+    out = torch.zeros(32, device="cuda")
+    kinds[(1,)](out, 3 << 33, (3 << 62) + 5, 0.25, True, (a, b), None, 32)
+    ref = a * 1000 + 2 + 0.25 + 3 + 3 + 0.5 + 32
+    torch.testing.assert_close(out, ref)
+    out.zero_()
+    kinds[(1,)](out, 3 << 33, (3 << 62) + 5, 0.25, False, (a, b), None, 1)  # n == 1: folded
+    assert out[0].item() == pytest.approx(0 * 1000 + 2 + 0.25 + 3 + 3 + 1)
+    assert torch.count_nonzero(out[1:]) == 0
+
+
+@tessera.jit
+def add_kernel(x, y, z, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(z + offs, tl.load(x + offs, mask=m) + tl.load(y + offs, mask=m), mask=m)
+
+
+def _add(x, y, z, n, **kw):
+    return add_kernel[(tessera.cdiv(n, 256),)](x, y, z, n, BLOCK=256, **kw)
+
+
+def test_specialization_picks_a_kernel_per_property():
+    x = torch.rand(1024 + 8, device="cuda")
+    y = torch.rand(1024 + 8, device="cuda")
+    z = torch.zeros(1024 + 8, device="cuda")
+    before = len(add_kernel._launch_cache)
+    k16 = _add(x, y, z, 1024)
+    k17 = _add(x, y, z, 1023)
+    k_off = _add(x[1:], y[1:], z[1:], 1024)  # 4-byte aligned pointers
+    assert len({id(k16), id(k17), id(k_off)}) == 3
+    def divisible_args(k):
+        head = next(line for line in k.asm["ttir"].splitlines() if "tt.func" in line)
+        return head.count("tt.divisibility = 16")
+    assert (divisible_args(k16), divisible_args(k17), divisible_args(k_off)) == (4, 3, 1)
+    assert _add(x, y, z, 512) is k16  # same properties: same kernel
+    assert len(add_kernel._launch_cache) == before + 3
+    torch.testing.assert_close(z[1:1025], x[1:1025] + y[1:1025])
+
+
+def test_streams_raw_and_object():
+    x = torch.rand(4096, device="cuda")
+    z = torch.zeros_like(x)
+    s = torch.cuda.Stream()
+    with torch.cuda.stream(s):
+        _add(x, x, z, 4096)  # the current stream
+    s.synchronize()
+    torch.testing.assert_close(z, 2 * x)
+    z.zero_()
+    _add(x, x, z, 4096, stream=s)
+    s.synchronize()
+    torch.testing.assert_close(z, 2 * x)
+    z.zero_()
+    _add(x, x, z, 4096, stream=s.cuda_stream)
+    s.synchronize()
+    torch.testing.assert_close(z, 2 * x)
+
+
+class DLPackOnly:
+    def __init__(self, t):
+        self._t = t
+
+    def __dlpack__(self, stream=None):
+        return self._t.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self._t.__dlpack_device__()
+
+
+class CAIOnly:
+    def __init__(self, t):
+        self._t = t
+        self.__cuda_array_interface__ = t.__cuda_array_interface__
+
+
+def test_dlpack_and_cuda_array_interface_arguments():
+    x = torch.rand(4096, device="cuda")
+    y = torch.rand(4096, device="cuda")
+    z = torch.zeros_like(x)
+    _add(DLPackOnly(x), CAIOnly(y), z, 4096)
+    torch.testing.assert_close(z, x + y)
+    h = torch.rand(16)
+    with pytest.raises(ValueError, match="argument 'x' of add_kernel is in host memory"):
+        _add(DLPackOnly(h), y, z, 16)
+
+
+def test_warmup_compiles_without_launching():
+    x = torch.rand(256, device="cuda")
+    z = torch.full_like(x, 3.0)
+    k = add_kernel.warmup(x, x, z, 256, BLOCK=128, grid=(2,))
+    assert k.asm["cubin"] and torch.all(z == 3.0)
+
+
+def test_launch_options_make_separate_kernels():
+    x = torch.rand(4096, device="cuda")
+    z = torch.zeros_like(x)
+    k4 = _add(x, x, z, 4096)
+    k8 = _add(x, x, z, 4096, num_warps=8)
+    kr = _add(x, x, z, 4096, maxnreg=32)
+    assert k4.metadata["num_warps"] == 4 and k8.metadata["num_warps"] == 8 and kr is not k4
+    assert kr.metadata["num_registers"] <= 32
+    with pytest.raises(ValueError, match="num_warps=3"):
+        _add(x, x, z, 4096, num_warps=3)
+
+
+def test_disk_cache_across_processes(tmp_path):
+    code = textwrap.dedent(f'''
+        import json, sys, time
+        sys.path.insert(0, {os.path.join(ROOT)!r})
+        import torch, tessera, tessera.language as tl
+        sys.path.insert(0, {str(tmp_path)!r})
+        import cached_kernel as m
+        x = torch.rand(1000, device="cuda"); z = torch.empty_like(x)
+        k = m.double[(4,)](x, z, 1000, BLOCK=256)
+        torch.cuda.synchronize()
+        print(json.dumps({{"cache": k.metadata["cache"], "ok": bool(torch.equal(z, 2 * x))}}))
+    ''')
+    (tmp_path / "cached_kernel.py").write_text(textwrap.dedent('''
+        import tessera, tessera.language as tl
+
+        @tessera.jit
+        def double(x, z, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            tl.store(z + offs, tl.load(x + offs, mask=offs < n) * 2, mask=offs < n)
+    '''))
+    env = dict(os.environ, TESSERA_CACHE_DIR=str(tmp_path / "cache"))
+    import json
+    runs = []
+    for _ in range(2):
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+        assert p.returncode == 0, p.stderr
+        runs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    assert runs[0] == {"cache": "miss", "ok": True} and runs[1] == {"cache": "hit", "ok": True}
+
+
+def test_autotune_with_do_bench_on_the_gpu():
+    @tessera.autotune(configs=[tessera.Config({"BLOCK": 128}, num_warps=4),
+                               tessera.Config({"BLOCK": 1024}, num_warps=8)], key=["n"], warmup=5, rep=20,
+                      cache_results=False)
+    @tessera.jit
+    def scale2(x, z, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(z + offs, tl.load(x + offs, mask=offs < n) * 2, mask=offs < n)
+    n = 1 << 22
+    x = torch.rand(n, device="cuda")
+    z = torch.zeros_like(x)
+    scale2[lambda m: (tessera.cdiv(m["n"], m["BLOCK"]),)](x, z, n)
+    torch.testing.assert_close(z, 2 * x)
+    assert scale2.best_config in scale2.configs and len(scale2.configs_timings) == 2
+    assert all(0 < t < 100 for t in scale2.configs_timings.values())
+
+
+def test_do_bench_quantiles():
+    x = torch.rand(1 << 20, device="cuda")
+    z = torch.zeros_like(x)
+    med, lo, hi = tessera.testing.do_bench(lambda: _add(x, x, z, 1 << 20), warmup=5, rep=20,
+                                           quantiles=(0.5, 0.2, 0.8))
+    assert 0 < lo <= med <= hi < 10
+
+
+def test_changed_global_is_detected_on_the_fast_path(tmp_path):
+    (tmp_path / "glob_kernel.py").write_text(textwrap.dedent('''
+        import tessera, tessera.language as tl
+        FACTOR = tl.constexpr(3)
+
+        @tessera.jit
+        def mul(x, z, n, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(z + offs, tl.load(x + offs, mask=offs < n) * FACTOR, mask=offs < n)
+    '''))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import glob_kernel as g
+    finally:
+        sys.path.pop(0)
+    x = torch.rand(64, device="cuda")
+    z = torch.zeros_like(x)
+    g.mul[(1,)](x, z, 64, BLOCK=64)
+    torch.testing.assert_close(z, 3 * x)
+    g.FACTOR = tl.constexpr(4)
+    with pytest.raises(RuntimeError, match="global variable 'FACTOR'.*changed from 3 to 4"):
+        g.mul[(1,)](x, z, 64, BLOCK=64)
