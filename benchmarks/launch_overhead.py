@@ -8,8 +8,9 @@ Two measures, each the median of 7 repeats:
   steady_us wall time of 5000 launches followed by a synchronize / 5000, the GPU running them:
             the rate a launch-bound loop sustains (ARCHITECTURE §9's "host wall per launch").
 Cases: an empty kernel (empty4), a vector add of 2^12 elements with a grid tuple, and the same with
-a grid lambda. Tessera is also timed for its driver call alone (pre-packed arguments), the floor
-below which no launch path can go.
+a grid lambda. Tessera is also timed for its driver call alone: through the old Python binding with
+pre-packed arguments, and as cuLaunchKernel in a C++ loop (driver_only_*), the floor below which no
+launch path can go.
 """
 import argparse
 import json
@@ -121,6 +122,12 @@ def tessera_floor(torch, m, x, y, n):
         launch = lambda: _C.cuda.launch(fn, 1, 1, 1, 128, 1, 1, 0, stream, blob, offs)  # noqa: E731
         rec["host_us"], _ = host_us(torch, launch)
         rec["steady_us"], _ = steady_us(torch, launch)
+        ctx = k.loaded.info.context
+        torch.cuda._sleep(100_000_000)
+        rec["driver_only_host_us"] = _C.cuda.bench_launch(fn, ctx, stream, 128, 4, 500)
+        torch.cuda.synchronize()
+        rec["driver_only_steady_us"] = _C.cuda.bench_launch(fn, ctx, stream, 128, 4, 5000)
+        torch.cuda.synchronize()
         from tessera.backends import specialization
         cfg = specialization.NVIDIA.config()
         spec = lambda: m.empty4._specialize((x, y, x, n), {}, cfg)  # noqa: E731

@@ -16,6 +16,8 @@
 
 #include "tessera/API/Cuda.h"
 
+#include <structmember.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -305,10 +307,9 @@ PyObject *Launcher::tupleKey(PyObject *v, size_t param, std::vector<int> &path,
 }
 
 /// Binds (args, kwargs) to the parameters: `bound[i]` borrowed, options aside.
-bool Launcher::bind(PyObject *args, PyObject *kwargs, std::vector<PyObject *> &bound,
-                    PyObject **options) {
+bool Launcher::bind(const CallArgs &call, std::vector<PyObject *> &bound, PyObject **options) {
   const size_t nparams = paramNames.size();
-  Py_ssize_t nargs = PyTuple_GET_SIZE(args);
+  Py_ssize_t nargs = call.npos;
   if (size_t(nargs) > nparams) {
     PyErr_Format(PyExc_TypeError, "%s() takes %zu arguments but %zd were given",
                  kernelName.c_str(), nparams, nargs);
@@ -316,13 +317,13 @@ bool Launcher::bind(PyObject *args, PyObject *kwargs, std::vector<PyObject *> &b
   }
   bound.assign(nparams, nullptr);
   for (Py_ssize_t i = 0; i < nargs; ++i)
-    bound[i] = PyTuple_GET_ITEM(args, i);
+    bound[i] = call.args[i];
   for (int i = 0; i < kNumOptions; ++i)
     options[i] = nullptr;
-  if (kwargs && PyDict_GET_SIZE(kwargs)) {
-    PyObject *key, *value;
-    Py_ssize_t pos = 0;
-    while (PyDict_Next(kwargs, &pos, &key, &value)) {
+  Py_ssize_t nkw = call.kwnames ? PyTuple_GET_SIZE(call.kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    PyObject *key = PyTuple_GET_ITEM(call.kwnames, k), *value = call.args[nargs + k];
+    {
       bool found = false;
       for (size_t i = 0; i < nparams && !found; ++i) {
         if (key == paramKeys[i].ptr() ||
@@ -482,12 +483,21 @@ bool Launcher::readGrid(PyObject *grid, const std::vector<PyObject *> &bound,
   return ok;
 }
 
-py::object Launcher::run(py::handle grid, py::handle args, py::handle kwargs, bool warmup) {
-  if (interpretHook && interpretMode())
+py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
+  if (interpretHook && interpretMode()) {
+    py::tuple args(call.npos);
+    for (Py_ssize_t i = 0; i < call.npos; ++i)
+      args[i] = py::reinterpret_borrow<py::object>(call.args[i]);
+    py::dict kwargs;
+    Py_ssize_t nkw = call.kwnames ? PyTuple_GET_SIZE(call.kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; ++k)
+      kwargs[PyTuple_GET_ITEM(call.kwnames, k)] =
+          py::reinterpret_borrow<py::object>(call.args[call.npos + k]);
     return interpretHook(grid, args, kwargs, warmup);
+  }
   std::vector<PyObject *> bound;
   PyObject *options[kNumOptions];
-  if (!bind(args.ptr(), kwargs.ptr(), bound, options))
+  if (!bind(call, bound, options))
     throw py::error_already_set();
   Packed packed;
   Walk w;
@@ -560,11 +570,19 @@ py::object Launcher::run(py::handle grid, py::handle args, py::handle kwargs, bo
     stream = PyLong_AsUnsignedLongLongMask(r);
     Py_DECREF(r);
   }
-  std::vector<void *> params;
-  packed.params(params);
+  void *inlineParams[Packed::kInline];
+  std::vector<void *> heapParams;
+  void **params = inlineParams;
+  if (packed.count > Packed::kInline) {
+    packed.params(heapParams);
+    params = heapParams.data();
+  } else {
+    for (size_t i = 0; i < packed.count; ++i)
+      inlineParams[i] = &packed.inlineSlots[i];
+  }
   cuda::Status st = cuda::launchKernel(entry.function, entry.context, dims[0], dims[1], dims[2],
                                        entry.block, entry.shared, stream,
-                                       params.empty() ? nullptr : params.data());
+                                       packed.count ? params : nullptr);
   if (!st.ok()) {
     raiseCudaError(st.code, st.name, st.message, kernelName);
     throw std::runtime_error("launch of " + kernelName + " failed: " + st.name);
@@ -575,7 +593,8 @@ py::object Launcher::run(py::handle grid, py::handle args, py::handle kwargs, bo
 py::object Launcher::specialize(py::handle args, py::handle kwargs, const SpecConfig &spec) {
   std::vector<PyObject *> bound;
   PyObject *options[kNumOptions];
-  if (!bind(args.ptr(), kwargs.ptr(), bound, options))
+  CallFromTuple call(args, kwargs);
+  if (!bind(call.args, bound, options))
     throw py::error_already_set();
   Walk w;
   w.device = 0;
@@ -654,7 +673,116 @@ py::tuple dlpackInfo(py::capsule capsule) {
 }
 } // namespace
 
+namespace {
+// `kernel[grid]` and its call are the hot path: a plain CPython type with
+// vectorcall (no tuple or dict is built for the arguments), and a subscript
+// slot installed on the JITFunction class (see install_fast_subscript).
+struct BoundLaunchObject {
+  PyObject_HEAD
+  vectorcallfunc vectorcall;
+  PyObject *self; // the JITFunction (a Launcher)
+  PyObject *grid;
+};
+
+PyTypeObject *boundLaunchType = nullptr;
+
+PyObject *boundLaunchCall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                          PyObject *kwnames) {
+  auto *b = reinterpret_cast<BoundLaunchObject *>(callable);
+  try {
+    Launcher &l = py::handle(b->self).cast<Launcher &>();
+    CallArgs call{args, PyVectorcall_NARGS(nargsf), kwnames};
+    return l.run(b->grid, call, false).release().ptr();
+  } catch (py::error_already_set &e) {
+    e.restore();
+  } catch (const py::builtin_exception &e) {
+    e.set_error();
+  } catch (const std::exception &e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+void boundLaunchDealloc(PyObject *o) {
+  auto *b = reinterpret_cast<BoundLaunchObject *>(o);
+  Py_XDECREF(b->self);
+  Py_XDECREF(b->grid);
+  PyTypeObject *tp = Py_TYPE(o);
+  tp->tp_free(o);
+  Py_DECREF(tp);
+}
+
+PyMemberDef boundLaunchMembers[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(BoundLaunchObject, vectorcall), READONLY,
+     nullptr},
+    {"grid", T_OBJECT, offsetof(BoundLaunchObject, grid), READONLY, "the launch grid"},
+    {nullptr, 0, 0, 0, nullptr}};
+
+PyType_Slot boundLaunchSlots[] = {
+    {Py_tp_dealloc, reinterpret_cast<void *>(boundLaunchDealloc)},
+    {Py_tp_call, reinterpret_cast<void *>(PyVectorcall_Call)},
+    {Py_tp_members, boundLaunchMembers},
+    {Py_tp_doc, const_cast<char *>("kernel[grid]: call it with the kernel's arguments to launch")},
+    {0, nullptr}};
+
+PyType_Spec boundLaunchSpec = {"tessera._C.BoundLaunch", sizeof(BoundLaunchObject), 0,
+                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL,
+                               boundLaunchSlots};
+
+PyObject *fastSubscript(PyObject *self, PyObject *grid) { return newBoundLaunch(self, grid); }
+} // namespace
+
+PyObject *newBoundLaunch(PyObject *self, PyObject *grid) {
+  auto *b = PyObject_New(BoundLaunchObject, boundLaunchType);
+  if (!b)
+    return nullptr;
+  b->vectorcall = boundLaunchCall;
+  Py_INCREF(self);
+  Py_INCREF(grid);
+  b->self = self;
+  b->grid = grid;
+  return reinterpret_cast<PyObject *>(b);
+}
+
+CallFromTuple::CallFromTuple(py::handle argsTuple, py::handle kwargsDict) {
+  if (!PyTuple_Check(argsTuple.ptr()))
+    throw py::type_error("arguments must be a tuple");
+  Py_ssize_t n = PyTuple_GET_SIZE(argsTuple.ptr());
+  for (Py_ssize_t i = 0; i < n; ++i)
+    storage.push_back(PyTuple_GET_ITEM(argsTuple.ptr(), i));
+  PyObject *kw = kwargsDict.ptr();
+  if (kw && kw != Py_None) {
+    if (!PyDict_Check(kw))
+      throw py::type_error("keyword arguments must be a dict");
+    names = py::reinterpret_steal<py::object>(PyTuple_New(PyDict_GET_SIZE(kw)));
+    PyObject *key, *value;
+    Py_ssize_t pos = 0, i = 0;
+    while (PyDict_Next(kw, &pos, &key, &value)) {
+      Py_INCREF(key);
+      PyTuple_SET_ITEM(names.ptr(), i++, key);
+      storage.push_back(value);
+    }
+  }
+  args = {storage.data(), n, names ? names.ptr() : nullptr};
+}
+
 void registerLauncher(py::module_ &m) {
+  boundLaunchType = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&boundLaunchSpec));
+  if (!boundLaunchType)
+    throw py::error_already_set();
+  m.attr("BoundLaunch") = py::handle(reinterpret_cast<PyObject *>(boundLaunchType));
+  m.def(
+      "install_fast_subscript",
+      [](py::type cls) {
+        auto *tp = reinterpret_cast<PyTypeObject *>(cls.ptr());
+        if (!PyType_IsSubtype(tp, reinterpret_cast<PyTypeObject *>(
+                                      py::type::of<Launcher>().ptr())) ||
+            !tp->tp_as_mapping)
+          throw py::type_error("install_fast_subscript expects a subclass of Launcher");
+        tp->tp_as_mapping->mp_subscript = fastSubscript;
+        PyType_Modified(tp);
+      },
+      "Makes `cls[...]` instances' subscript go straight to the launcher (no Python frame).");
   m.def("dlpack_info", &dlpackInfo, py::arg("capsule"),
         "(address, DLPack type code, bits, lanes, bytes spanned) of a 'dltensor' capsule");
   py::class_<SpecConfig>(m, "SpecConfig")
@@ -697,11 +825,6 @@ void registerLauncher(py::module_ &m) {
            py::arg("num_params"), py::arg("kernel"), py::arg("globals"))
       .def_readonly("kernel", &LaunchEntry::kernel)
       .def_readonly("num_params", &LaunchEntry::numParams);
-
-  py::class_<BoundLaunch>(m, "BoundLaunch")
-      .def("__call__", [](BoundLaunch &b, py::args args, py::kwargs kwargs) {
-        return b.launcher->run(b.grid, args, kwargs, false);
-      });
 
   py::class_<Launcher>(m, "Launcher", py::dynamic_attr())
       .def(py::init<>())
@@ -754,10 +877,15 @@ void registerLauncher(py::module_ &m) {
            })
       .def("__getitem__",
            [](py::object self, py::object grid) {
-             return BoundLaunch{&self.cast<Launcher &>(), self, grid};
+             return py::reinterpret_steal<py::object>(newBoundLaunch(self.ptr(), grid.ptr()));
            })
-      .def("_launch", &Launcher::run, py::arg("grid"), py::arg("args"), py::arg("kwargs"),
-           py::arg("warmup") = false)
+      .def(
+          "_launch",
+          [](Launcher &l, py::handle grid, py::handle args, py::handle kwargs, bool warmup) {
+            CallFromTuple call(args, kwargs);
+            return l.run(grid, call.args, warmup);
+          },
+          py::arg("grid"), py::arg("args"), py::arg("kwargs"), py::arg("warmup") = false)
       .def("_specialize", &Launcher::specialize)
       .def_property_readonly("_launch_cache", [](Launcher &l) { return l.cache; })
       .def("_clear_launch_cache", [](Launcher &l) { l.cache = py::dict(); });

@@ -33,6 +33,22 @@ struct LaunchEntry {
   std::vector<Global> globals;
 };
 
+/// Call arguments in vectorcall layout: positional first, then the values of
+/// the keywords named in `kwnames` (null when none).
+struct CallArgs {
+  PyObject *const *args;
+  Py_ssize_t npos;
+  PyObject *kwnames;
+};
+
+/// CallArgs for an (args tuple, kwargs dict) pair; borrows their items.
+struct CallFromTuple {
+  CallFromTuple(py::handle argsTuple, py::handle kwargsDict);
+  std::vector<PyObject *> storage;
+  py::object names;
+  CallArgs args{nullptr, 0, nullptr};
+};
+
 class Launcher {
 public:
   struct Walk {
@@ -42,7 +58,7 @@ public:
     std::string deviceArg;
   };
 
-  py::object run(py::handle grid, py::handle args, py::handle kwargs, bool warmup);
+  py::object run(py::handle grid, const CallArgs &call, bool warmup);
   py::object specialize(py::handle args, py::handle kwargs, const SpecConfig &spec);
   static bool interpretMode();
 
@@ -63,18 +79,14 @@ private:
                Walk &w);
   PyObject *tupleKey(PyObject *v, size_t param, std::vector<int> &path, const SpecConfig &spec,
                      Walk &w);
-  bool bind(PyObject *args, PyObject *kwargs, std::vector<PyObject *> &bound,
-            PyObject **options);
+  bool bind(const CallArgs &call, std::vector<PyObject *> &bound, PyObject **options);
   PyObject *makeKey(const std::vector<PyObject *> &bound, PyObject **options,
                     const SpecConfig &spec, Walk &w);
   bool readGrid(PyObject *grid, const std::vector<PyObject *> &bound, unsigned dims[3]);
 };
 
-/// `kernel[grid]`: the launcher and the grid, called with the arguments.
-struct BoundLaunch {
-  Launcher *launcher;
-  py::object self, grid;
-};
+/// `kernel[grid]`: a new BoundLaunch of the launcher `self` and the grid.
+PyObject *newBoundLaunch(PyObject *self, PyObject *grid);
 
 void registerLauncher(py::module_ &m);
 

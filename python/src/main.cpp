@@ -4,6 +4,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
+
 #include "tessera/API/Cuda.h"
 #include "tessera/API/Tessera.h"
 #include "launcher.h"
@@ -102,6 +104,27 @@ PYBIND11_MODULE(_C, m) {
   });
   cu.def("synchronize", &cuda::synchronize, py::call_guard<py::gil_scoped_release>());
 
+  cu.def(
+      "bench_launch",
+      [](uint64_t fn, uint64_t context, uint64_t stream, unsigned block, int nparams,
+         int iterations) {
+        // The driver's floor: `iterations` launches of `fn` (grid 1) with every
+        // argument zero, timed in C++. Returns microseconds per launch.
+        std::vector<uint64_t> zeros(static_cast<size_t>(nparams), 0);
+        std::vector<void *> params(static_cast<size_t>(nparams));
+        for (int i = 0; i < nparams; ++i)
+          params[size_t(i)] = &zeros[size_t(i)];
+        auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < iterations; ++i) {
+          cuda::Status s = cuda::launchKernel(fn, context, 1, 1, 1, block, 0, stream,
+                                              nparams ? params.data() : nullptr);
+          if (!s.ok())
+            throw std::runtime_error(s.name + ": " + s.message);
+        }
+        auto t1 = std::chrono::steady_clock::now();
+        return std::chrono::duration<double, std::micro>(t1 - t0).count() / iterations;
+      },
+      py::call_guard<py::gil_scoped_release>());
   cu.def("pointer_device", &cuda::pointerDevice,
          "The device ordinal owning a device pointer, or -1.");
   tessera::python::registerLauncher(m);

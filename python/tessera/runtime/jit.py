@@ -230,6 +230,9 @@ class JITFunction(_LauncherBase):
         return f"JITFunction({self.__module__}:{self.__qualname__})"
 
 
+if _core._C is not None:
+    _core._C.install_fast_subscript(JITFunction)
+
 _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "stream", "enable_fp_fusion",
                    "debug", "launch_cooperative_grid")
 
