@@ -570,6 +570,21 @@ py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
     stream = PyLong_AsUnsignedLongLongMask(r);
     Py_DECREF(r);
   }
+  // A kernel with global scratch takes its base last: grid size × bytes per
+  // program from the user's allocator, kept alive until the launch is queued.
+  py::object scratchKeepAlive;
+  if (entry.scratchSize) {
+    if (!allocateScratch)
+      throw std::runtime_error(kernelName + " needs global scratch but the launcher has no allocator");
+    uint64_t total = uint64_t(dims[0]) * dims[1] * dims[2] * entry.scratchSize;
+    py::tuple r = allocateScratch(total, entry.scratchAlign, stream);
+    scratchKeepAlive = r[0];
+    uint64_t base = r[1].cast<uint64_t>();
+    uint64_t *slot = packed.slot();
+    if (!slot)
+      throw std::runtime_error("too many kernel arguments");
+    *slot = base;
+  }
   void *inlineParams[Packed::kInline];
   std::vector<void *> heapParams;
   void **params = inlineParams;
@@ -807,8 +822,13 @@ void registerLauncher(py::module_ &m) {
 
   py::class_<LaunchEntry>(m, "LaunchEntry")
       .def(py::init([](uint64_t function, uint64_t context, unsigned block, unsigned shared,
-                       size_t numParams, py::object kernel, py::list globals) {
+                       size_t numParams, py::object kernel, py::list globals,
+                       uint64_t scratchSize, uint64_t scratchAlign) {
+             if (scratchAlign == 0 || (scratchAlign & (scratchAlign - 1)))
+               throw py::value_error("scratch alignment must be a power of two");
              LaunchEntry e;
+             e.scratchSize = scratchSize;
+             e.scratchAlign = scratchAlign;
              e.function = function;
              e.context = context;
              e.block = block;
@@ -822,7 +842,8 @@ void registerLauncher(py::module_ &m) {
              return e;
            }),
            py::arg("function"), py::arg("context"), py::arg("block"), py::arg("shared"),
-           py::arg("num_params"), py::arg("kernel"), py::arg("globals"))
+           py::arg("num_params"), py::arg("kernel"), py::arg("globals"),
+           py::arg("scratch_size") = 0, py::arg("scratch_align") = 1)
       .def_readonly("kernel", &LaunchEntry::kernel)
       .def_readonly("num_params", &LaunchEntry::numParams);
 
@@ -867,6 +888,8 @@ void registerLauncher(py::module_ &m) {
              l.interpretHook = interpretHook;
              l.cache = py::dict();
            })
+      .def("_set_scratch_allocator",
+           [](Launcher &l, py::object allocate) { l.allocateScratch = allocate; })
       .def("_set_torch",
            [](Launcher &l, py::object tensorType, py::dict dtypeCodes, py::object currentStream,
               py::object currentDevice) {

@@ -29,6 +29,7 @@ struct LaunchEntry {
   uint64_t function = 0, context = 0;
   unsigned block = 0, shared = 0;
   size_t numParams = 0;
+  uint64_t scratchSize = 0, scratchAlign = 1; // global scratch per program
   py::object kernel; // the CompiledKernel returned to the caller
   std::vector<Global> globals;
 };
@@ -70,6 +71,7 @@ public:
   size_t keyLength = 0;
   SpecConfig launchSpec;
   py::object constexprType, describe, miss, checkGlobals, raiseCudaError, interpretHook;
+  py::object allocateScratch; // (size, alignment, stream) -> (keep-alive, address)
   py::object tensorType, currentStream, currentDevice;
   py::dict dtypeCodes, cache;
 

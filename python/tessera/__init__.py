@@ -6,6 +6,7 @@ from ._core import (  # noqa: F401
 )
 from .compiler.errors import CompilationError  # noqa: F401
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
+from .runtime.allocator import set_allocator  # noqa: F401
 from .runtime.jit import JITFunction, interpret_mode, jit  # noqa: F401
 from . import testing  # noqa: F401
 from .backends.nvidia import CudaError, OutOfResources  # noqa: F401
@@ -34,7 +35,7 @@ def compile(fn, signature=None, constexprs=None, target="cuda:90", num_warps=4, 
 
 
 __all__ = [
-    "__version__", "Autotuner", "CompilationError", "Config", "CudaError", "Heuristics", "OutOfResources", "autotune", "heuristics", "testing", "CompilerUnavailableError", "Diagnostic", "JITFunction", "MLIRError",
+    "__version__", "Autotuner", "CompilationError", "Config", "CudaError", "Heuristics", "OutOfResources", "set_allocator", "autotune", "heuristics", "testing", "CompilerUnavailableError", "Diagnostic", "JITFunction", "MLIRError",
     "ParseResult", "cdiv", "compile", "interpret_mode", "jit", "language", "llvm_version", "next_power_of_2",
     "parse_mlir", "verify_mlir",
 ]

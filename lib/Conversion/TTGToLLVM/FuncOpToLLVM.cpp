@@ -4,6 +4,7 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
 
 using namespace mlir;
 using namespace mlir::tessera;
@@ -39,6 +40,15 @@ struct FuncOpConversion : public ConvertOpToLLVMPattern<tt::FuncOp> {
       sig.addInputs(i, c);
       argTypes.push_back(c);
     }
+    // A kernel of a module with global scratch takes its base last (see
+    // ttg-allocate-global-scratch).
+    bool hiddenScratch = false;
+    if (op.isPublic() && !op.isNoInline())
+      if (auto size = op->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
+              "ttg.global_scratch_memory_size"))
+        hiddenScratch = size.getInt() > 0;
+    if (hiddenScratch)
+      argTypes.push_back(LLVM::LLVMPointerType::get(op.getContext(), 1));
     Type resultType =
         type.getNumResults() == 0
             ? Type(LLVM::LLVMVoidType::get(op.getContext()))
@@ -55,6 +65,8 @@ struct FuncOpConversion : public ConvertOpToLLVMPattern<tt::FuncOp> {
     rewriter.inlineRegionBefore(op.getBody(), newFunc.getBody(), newFunc.end());
     if (failed(rewriter.convertRegionTypes(&newFunc.getBody(), tc, &sig)))
       return failure();
+    if (hiddenScratch)
+      newFunc.getBody().front().addArgument(argTypes.back(), op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }
@@ -132,6 +144,50 @@ struct ProgramIdConversion : public ConvertOpToLLVMPattern<OpTy> {
   const TargetInfoBase &targetInfo;
 };
 
+/// `ttg.global_scratch_alloc`: the kernel's hidden scratch base, plus this
+/// program's region (linear program index × bytes per program), plus the
+/// alloc's offset within the region.
+struct GlobalScratchAllocConversion : public ConvertOpToLLVMPattern<ttg::GlobalScratchAllocOp> {
+  GlobalScratchAllocConversion(TesseraLLVMTypeConverter &tc)
+      : ConvertOpToLLVMPattern(tc), targetInfo(tc.getTargetInfo()) {}
+  LogicalResult
+  matchAndRewrite(ttg::GlobalScratchAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto offset = op->getAttrOfType<IntegerAttr>("ttg.global_scratch_offset");
+    auto size = op->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
+        "ttg.global_scratch_memory_size");
+    if (!offset || !size)
+      return op.emitOpError("has no scratch offset: run ttg-allocate-global-scratch first");
+    auto fn = op->getParentOfType<LLVM::LLVMFuncOp>();
+    if (!fn || fn.getBody().empty())
+      return rewriter.notifyMatchFailure(op, "the enclosing function is not lowered yet");
+    Value base = fn.getBody().front().getArguments().back();
+    auto i64 = rewriter.getI64Type();
+    auto ext = [&](Value v) { return LLVM::ZExtOp::create(rewriter, loc, i64, v).getResult(); };
+    Value x = ext(targetInfo.programId(rewriter, loc, 0));
+    Value y = ext(targetInfo.programId(rewriter, loc, 1));
+    Value z = ext(targetInfo.programId(rewriter, loc, 2));
+    Value nx = ext(targetInfo.numPrograms(rewriter, loc, 0));
+    Value ny = ext(targetInfo.numPrograms(rewriter, loc, 1));
+    // linear = x + nx * (y + ny * z)
+    Value linear = LLVM::AddOp::create(
+        rewriter, loc, x,
+        LLVM::MulOp::create(rewriter, loc, nx,
+                            LLVM::AddOp::create(rewriter, loc, y,
+                                                LLVM::MulOp::create(rewriter, loc, ny, z))));
+    Value perProgram = LLVM::ConstantOp::create(rewriter, loc, i64, size.getInt());
+    Value bytes = LLVM::MulOp::create(rewriter, loc, linear, perProgram);
+    if (offset.getInt() != 0)
+      bytes = LLVM::AddOp::create(
+          rewriter, loc, bytes, LLVM::ConstantOp::create(rewriter, loc, i64, offset.getInt()));
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(op, base.getType(), rewriter.getI8Type(), base,
+                                             ValueRange{bytes});
+    return success();
+  }
+  const TargetInfoBase &targetInfo;
+};
+
 } // namespace
 
 void mlir::tessera::populateFuncOpToLLVMPatterns(
@@ -140,5 +196,6 @@ void mlir::tessera::populateFuncOpToLLVMPatterns(
   patterns.add<FuncOpConversion>(typeConverter, numWarps);
   patterns.add<ReturnOpConversion, CallOpConversion>(typeConverter);
   patterns.add<ProgramIdConversion<tt::GetProgramIdOp, false>,
-               ProgramIdConversion<tt::GetNumProgramsOp, true>>(typeConverter);
+               ProgramIdConversion<tt::GetNumProgramsOp, true>, GlobalScratchAllocConversion>(
+      typeConverter);
 }

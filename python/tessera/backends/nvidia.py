@@ -88,7 +88,8 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc):
             f"num-ctas={num_ctas} target=cuda:{cc}}}, canonicalize, cse)")
 
 
-LLVM_PIPELINE = "builtin.module(ttg-allocate-shared-memory, convert-scf-to-cf, convert-ttg-to-llvm, canonicalize, cse)"
+LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-allocate-global-scratch, convert-scf-to-cf, "
+                 "convert-ttg-to-llvm, canonicalize, cse)")
 
 
 def _raise_kernel_error(diagnostics):
@@ -123,6 +124,10 @@ def compile_stages(ttir, name, cc, num_warps, num_stages, threads_per_warp=32, n
     llvm_mlir = res.module
     m = re.search(r"ttg\.shared = (\d+) : i32", llvm_mlir)
     shared = int(m.group(1)) if m else 0
+    m = re.search(r"ttg\.global_scratch_memory_size = (\d+) : i32", llvm_mlir)
+    scratch = int(m.group(1)) if m else 0
+    m = re.search(r"ttg\.global_scratch_memory_alignment = (\d+) : i32", llvm_mlir)
+    scratch_align = int(m.group(1)) if m else 1
     res = _stage(native.translate_to_llvmir(llvm_mlir, f"{name}.llvm.mlir"), "translating to LLVM IR", name)
     asm["llir"] = res.output
     res = _stage(native.compile_ptx(asm["llir"], cc), "generating PTX for", name)
@@ -130,7 +135,8 @@ def compile_stages(ttir, name, cc, num_warps, num_stages, threads_per_warp=32, n
     cubin = assemble(asm["ptx"], cc, name, maxnreg=maxnreg)
     if cubin is not None:
         asm["cubin"] = cubin
-    meta = {"name": name, "shared": shared, "num_warps": num_warps, "num_stages": num_stages,
+    meta = {"name": name, "shared": shared, "global_scratch_size": scratch,
+            "global_scratch_align": scratch_align, "num_warps": num_warps, "num_stages": num_stages,
             "threads_per_warp": threads_per_warp, "cc": cc}
     return asm, meta
 

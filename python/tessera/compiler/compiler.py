@@ -273,4 +273,6 @@ def launch_miss(jit_fn, key, bound, options, device):
                 if gdict is not None]
     return _core._native().LaunchEntry(function=loaded.function, context=loaded.info.context,
                                        block=loaded.block, shared=meta["shared"], num_params=spec.num_params,
-                                       kernel=kernel, globals=globals_)
+                                       kernel=kernel, globals=globals_,
+                                       scratch_size=meta.get("global_scratch_size", 0),
+                                       scratch_align=meta.get("global_scratch_align", 1))

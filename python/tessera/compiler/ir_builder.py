@@ -282,6 +282,10 @@ class IRBuilder(BuilderProtocol):
             return self.emit(f"arith.constant {lit}", "", ret_ty)
         return self.emit(f"arith.constant {lit} : {elt.to_ir()}", "", ret_ty)
 
+    def global_scratch_alloc(self, nbytes, alignment, ret_ty):
+        return self.emit("ttg.global_scratch_alloc", " : !tt.ptr<i8>", ret_ty,
+                         attrs={"alignment": f"{alignment} : i32", "nbytes": f"{nbytes} : i32"})
+
     def program_id(self, axis):
         return self.emit(f"tt.get_program_id {'xyz'[axis]}", " : i32", core.int32)
 

@@ -213,6 +213,27 @@ class InterpreterBuilder(BuilderProtocol):
     def num_programs(self, axis):
         return np.array(self.grid[axis], dtype=np.int32)
 
+    def global_scratch_alloc(self, nbytes, alignment, ret_ty):
+        # Programs run one after another, so the n-th alloc of every program can share one
+        # bounds-checked buffer; it is refilled with a pattern so that reading scratch
+        # before writing it shows up as garbage, as it may on a GPU.
+        if getattr(self, "_scratch_pid", None) != self.pid:
+            self._scratch_pid = self.pid
+            self._scratch_next = 0
+        bufs = self.__dict__.setdefault("_scratch_bufs", [])
+        i = self._scratch_next
+        self._scratch_next += 1
+        if i == len(bufs) or bufs[i][0].nbytes != nbytes:
+            arr = np.empty(nbytes, dtype=np.uint8)
+            base = self.memory.register(f"global scratch #{i}", arr, core.int8)
+            if i == len(bufs):
+                bufs.append((arr, base))
+            else:
+                bufs[i] = (arr, base)
+        arr, base = bufs[i]
+        arr.fill(0xA5)
+        return make_ptr(np.array(base, dtype=np.int64), core.int8)
+
     # ------------------------------------------------------------ creation and shape
     def make_range(self, start, end, ret_ty):
         return np.arange(start, end, dtype=np.int32)

@@ -35,6 +35,10 @@ class BuilderProtocol:
     def num_programs(self, axis):
         raise NotImplementedError
 
+    def global_scratch_alloc(self, nbytes, alignment, ret_ty):
+        """Pointer to `nbytes` bytes of global memory private to this program."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------ creation and shape
     def make_range(self, start, end, ret_ty):
         """int32 block [start, end)."""

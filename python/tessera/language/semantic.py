@@ -585,6 +585,18 @@ def program_id(axis):
     return tensor(current_builder().program_id(axis), core.int32)
 
 
+def global_scratch(nbytes, alignment):
+    """A pointer (int8) to `nbytes` bytes of global memory private to this program."""
+    nbytes = _const_int(nbytes, "global_scratch's nbytes")
+    alignment = _const_int(alignment, "global_scratch's alignment")
+    if not 0 < nbytes < 2 ** 31:
+        raise ValueError(f"global_scratch needs 1 to 2^31 - 1 bytes, got {nbytes}")
+    if alignment <= 0 or alignment & (alignment - 1):
+        raise ValueError(f"global_scratch's alignment must be a power of two, got {alignment}")
+    ty = core.pointer_type(core.int8)
+    return tensor(current_builder().global_scratch_alloc(nbytes, alignment, ty), ty)
+
+
 def num_programs(axis):
     axis = _const_int(axis, "num_programs's axis")
     if axis not in (0, 1, 2):

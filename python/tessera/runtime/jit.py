@@ -125,8 +125,11 @@ class JITFunction(_LauncherBase):
             [n in self.do_not_specialize for n in self.arg_names],
             [n in self.do_not_specialize_on_alignment for n in self.arg_names], spec, core.constexpr,
             describe, miss, check_globals, _raise_cuda_error, interpret)
-        if "torch" in sys.modules and _core._C is not None:
-            specialize.install_torch(self)
+        if _core._C is not None:
+            from . import allocator
+            self._set_scratch_allocator(allocator.allocate)
+            if "torch" in sys.modules:
+                specialize.install_torch(self)
 
     def _names(self, items):
         out = []

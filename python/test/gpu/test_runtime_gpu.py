@@ -218,3 +218,62 @@ def test_changed_global_is_detected_on_the_fast_path(tmp_path):
     g.FACTOR = tl.constexpr(4)
     with pytest.raises(RuntimeError, match="global variable 'FACTOR'.*changed from 3 to 4"):
         g.mul[(1,)](x, z, 64, BLOCK=64)
+
+
+@tessera.jit
+def via_scratch(x, out, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    s = tl.extra.global_scratch(BLOCK * 4, 16).to(tl.pointer_type(tl.float32))
+    t = tl.extra.global_scratch(BLOCK * 4, 128).to(tl.pointer_type(tl.float32))
+    tl.store(s + offs, tl.load(x + pid * BLOCK + offs, mask=offs < n) * 2)
+    tl.store(t + offs, tl.load(s + offs) + pid)
+    tl.store(out + pid * BLOCK + offs, tl.load(t + offs), mask=offs < n)
+
+
+def test_global_scratch_from_the_user_allocator_and_the_default():
+    calls = []
+
+    def alloc(size, alignment, stream):
+        calls.append((size, alignment, stream))
+        return torch.empty(size, dtype=torch.uint8, device="cuda")
+    programs = 2000
+    x = torch.rand(programs * 64, device="cuda")
+    want = x * 2 + torch.arange(programs, device="cuda").repeat_interleave(64)
+    tessera.set_allocator(alloc)
+    try:
+        out = torch.zeros_like(x)
+        via_scratch[(programs,)](x, out, 64, BLOCK=64)
+        torch.testing.assert_close(out, want)
+        assert calls == [(programs * 512, 128, torch.cuda.current_stream().cuda_stream)]
+    finally:
+        tessera.set_allocator(None)
+    out = torch.zeros_like(x)
+    via_scratch[(programs,)](x, out, 64, BLOCK=64)  # PyTorch's allocator
+    torch.testing.assert_close(out, want)
+    assert len(calls) == 1
+
+
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs 2 GPUs")
+def test_kernel_runs_where_its_tensors_are():
+    assert torch.cuda.current_device() == 0
+    for dev in (1, 0, 1):
+        x = torch.rand(4096, device=f"cuda:{dev}")
+        z = torch.zeros_like(x)
+        k = _add(x, x, z, 4096)
+        torch.cuda.synchronize(dev)
+        torch.testing.assert_close(z, 2 * x)
+        assert k.metadata["device"] == dev
+    assert torch.cuda.current_device() == 0
+    with torch.cuda.device(1):
+        x = torch.rand(4096, device="cuda:1")
+        z = torch.zeros_like(x)
+        s = torch.cuda.Stream()
+        with torch.cuda.stream(s):
+            _add(x, x, z, 4096)
+        s.synchronize()
+        torch.testing.assert_close(z, 2 * x)
+    x0 = torch.rand(16, device="cuda:0")
+    x1 = torch.rand(16, device="cuda:1")
+    with pytest.raises(ValueError, match="argument 'y' of add_kernel is on cuda:1 but argument 'x' of add_kernel is on cuda:0"):
+        _add(x0, x1, x0, 16)

@@ -30,4 +30,20 @@ def AllocateSharedMemory : Pass<"ttg-allocate-shared-memory", "mlir::ModuleOp"> 
   }];
 }
 
+def AllocateGlobalScratch : Pass<"ttg-allocate-global-scratch", "mlir::ModuleOp"> {
+  let summary = "Lay out each program's global scratch memory and record its size per program.";
+  let description = [{
+    Gives every `ttg.global_scratch_alloc` an offset (`ttg.global_scratch_offset`,
+    bytes, aligned as the op asks) within its program's scratch region, and
+    records on the module the bytes each program needs
+    (`ttg.global_scratch_memory_size`, a multiple of the alignment) and the
+    largest alignment (`ttg.global_scratch_memory_alignment`). A kernel of a
+    module with scratch takes one more, hidden, argument after its own: the
+    base of `grid size × ttg.global_scratch_memory_size` bytes, which the
+    launcher gets from the user's allocator (`tessera.set_allocator`).
+    Scratch is only supported in kernels: an alloc in a `noinline` function
+    is an error (those functions do not receive the base).
+  }];
+}
+
 #endif // TESSERA_CONVERSION_TTGTOLLVM_PASSES_TD
