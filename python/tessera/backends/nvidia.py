@@ -3,7 +3,6 @@
 import os
 import re
 import shutil
-import struct
 import subprocess
 import tempfile
 
@@ -143,44 +142,6 @@ def compile_stages(ttir, name, cc, num_warps, num_stages, threads_per_warp=32, n
 
 # ------------------------------------------------------------------ launching
 
-_PACK = {"i1": "B", "i8": "b", "i16": "h", "i32": "i", "i64": "q", "u8": "B", "u16": "H", "u32": "I", "u64": "Q",
-         "fp16": "e", "bf16": "H", "fp32": "f", "fp64": "d"}
-
-
-def _pack_code(ty):
-    if ty.is_ptr():
-        return "Q"
-    n = ty.name
-    if n == "int1":
-        return "B"
-    if ty.is_int():
-        return {8: "b", 16: "h", 32: "i", 64: "q"}[ty.primitive_bitwidth] if ty.is_int_signed() else \
-            {8: "B", 16: "H", 32: "I", 64: "Q"}[ty.primitive_bitwidth]
-    return {"fp16": "e", "fp32": "f", "fp64": "d"}.get(n)
-
-
-def pack_args(values_and_types):
-    """The kernel parameter buffer and per-argument offsets, each argument aligned to its size."""
-    blob = bytearray()
-    offsets = []
-    for value, ty in values_and_types:
-        code = _pack_code(ty)
-        if code is None:
-            raise TypeError(f"cannot pass an argument of type {ty} to a CUDA kernel")
-        size = struct.calcsize(code)
-        while len(blob) % size:
-            blob.append(0)
-        offsets.append(len(blob))
-        if ty.is_ptr():
-            value = value.data_ptr() if hasattr(value, "data_ptr") else int(value)
-        elif ty.is_floating():
-            value = float(value)
-        else:
-            value = int(value)
-        blob += struct.pack(code, value)
-    return bytes(blob), offsets
-
-
 _ATTR_MAX_SHARED_OPTIN = 97  # CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
 
 
@@ -204,16 +165,6 @@ class LoadedKernel:
         self.function = info.function
         self.block = meta["num_warps"] * meta["threads_per_warp"]
 
-    def launch(self, grid, blob, offsets, stream):
-        native = _core._native()
-        gx, gy, gz = (tuple(grid) + (1, 1))[:3]
-        if gx * gy * gz == 0:
-            return
-        status = native.cuda.launch(self.function, gx, gy, gz, self.block, 1, 1, self.meta["shared"], stream,
-                                    blob, offsets)
-        if not status:
-            raise CudaError(status, f"launching {self.meta['name']}")
-
 
 def device_capability(device):
     native = _core._native()
@@ -223,22 +174,5 @@ def device_capability(device):
     return cc
 
 
-def leaf_types(arg_types, bound, constexprs):
-    """(value, type) of every run-time kernel parameter in order (tuples flattened)."""
-    out = []
-
-    def go(v, ty):
-        if isinstance(ty, tuple):
-            for x, t in zip(v, ty):
-                go(x, t)
-        elif ty is not None:
-            out.append((v, ty))
-    for name, value in bound.items():
-        if name in constexprs or name not in arg_types:
-            continue
-        go(value, arg_types[name])
-    return out
-
-
-__all__ = ["CudaError", "OutOfResources", "find_ptxas", "assemble", "compile_stages", "pack_args", "LoadedKernel",
-           "device_capability", "leaf_types", "core"]
+__all__ = ["CudaError", "OutOfResources", "find_ptxas", "assemble", "compile_stages", "LoadedKernel",
+           "device_capability", "core"]

@@ -277,3 +277,42 @@ def test_kernel_runs_where_its_tensors_are():
     x1 = torch.rand(16, device="cuda:1")
     with pytest.raises(ValueError, match="argument 'y' of add_kernel is on cuda:1 but argument 'x' of add_kernel is on cuda:0"):
         _add(x0, x1, x0, 16)
+
+
+@tessera.jit
+def copy(x, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.load(x + offs, mask=offs < n), mask=offs < n)
+
+
+_DTYPES = [torch.float32, torch.float16, torch.bfloat16, torch.float64, torch.int8, torch.int16, torch.int32,
+           torch.int64, torch.uint8, torch.bool] + [getattr(torch, n) for n in ("float8_e4m3fn", "float8_e5m2")
+                                                    if hasattr(torch, n)]
+
+
+@pytest.mark.parametrize("dtype", _DTYPES, ids=str)
+def test_every_torch_dtype_round_trips(dtype):
+    raw = torch.randint(0, 256, (1000,), dtype=torch.uint8, device="cuda")
+    size = torch.empty((), dtype=dtype).element_size()
+    x = raw[: 1000 // size * size].view(dtype) if dtype != torch.bool else raw % 2 == 1
+    out = torch.zeros_like(x)
+    copy[(tessera.cdiv(x.numel(), 256),)](x, out, x.numel(), BLOCK=256)
+    assert torch.equal(out.view(torch.uint8), x.view(torch.uint8))
+
+
+@tessera.jit
+def copy2d(x, out, M, N, sxm, sxn, som, son, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    m = (rm[:, None] < M) & (rn[None, :] < N)
+    v = tl.load(x + rm[:, None] * sxm + rn[None, :] * sxn, mask=m)
+    tl.store(out + rm[:, None] * som + rn[None, :] * son, v, mask=m)
+
+
+def test_non_contiguous_views_by_their_strides():
+    base = torch.rand(96, 80, device="cuda")
+    for x in (base.t(), base[::2, 3:], base.t()[5:, ::3]):
+        out = torch.empty(x.shape, device="cuda").t().contiguous().t()  # column-major output
+        copy2d[(tessera.cdiv(x.shape[0], 32), tessera.cdiv(x.shape[1], 32))](
+            x, out, x.shape[0], x.shape[1], x.stride(0), x.stride(1), out.stride(0), out.stride(1), BM=32, BN=32)
+        assert torch.equal(out, x)
