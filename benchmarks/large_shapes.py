@@ -72,39 +72,6 @@ def queued_gpu_ms(torch, launch, reps=50):
     return start.elapsed_time(end) / reps
 
 
-def cpu_us_per_launch(torch, launch, reps=400):
-    """Host time per launch (Python dispatch + driver), the GPU kept busy so nothing waits on it."""
-    launch()
-    torch.cuda.synchronize()
-    torch.cuda._sleep(200_000_000)
-    t0 = time.perf_counter()
-    for _ in range(reps):
-        launch()
-    dt = time.perf_counter() - t0
-    torch.cuda.synchronize()
-    return dt / reps * 1e6
-
-
-def launch_overhead(torch, mods):
-    """Small vector add (2^20): host cost per launch and queued kernel time, both implementations."""
-    n = 1 << 20
-    x = torch.rand(n, device="cuda")
-    y = torch.rand(n, device="cuda")
-    recs = []
-    for impl, m in mods.items():
-        z = torch.empty_like(x)
-        launch = lambda m=m, z=z: m.add_kernel[((n + 1023) // 1024,)](x, y, z, n, BLOCK=1024)
-        rec = {"case": "launch overhead: vector add 2^20", "impl": impl}
-        try:
-            rec["host_us_per_launch"] = cpu_us_per_launch(torch, launch)
-            rec["queued_gpu_us"] = queued_gpu_ms(torch, launch, reps=200) * 1e3
-        except Exception as e:
-            rec["why"] = f"{type(e).__name__}: {e}"[:400]
-        print(json.dumps(rec), flush=True)
-        recs.append(rec)
-    return recs
-
-
 def triton_cdiv(a, b):
     return (a + b - 1) // b
 
@@ -143,7 +110,6 @@ def main():
     for r in results:
         print(f"{r['case']:<24} {r['impl']:<8} {str(r['ok']):<5} {r.get('ms', float('nan')):>9.3f} "
               f"{r.get('queued_gpu_ms', float('nan')):>10.3f} {r.get('gbps', 0):>8.0f} {r.get('tflops', 0):>8.1f}")
-    results += launch_overhead(torch, mods)
     if args.out:
         with open(args.out, "w") as f:
             json.dump(results, f, indent=1)

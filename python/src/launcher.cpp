@@ -277,32 +277,30 @@ int64_t Launcher::leaf(PyObject *v, size_t param, std::vector<int> &path,
   return code;
 }
 
-/// The key entry of a tuple argument (a tuple of leaf codes, nested).
-PyObject *Launcher::tupleKey(PyObject *v, size_t param, std::vector<int> &path,
-                             const SpecConfig &spec, Walk &w) {
-  Py_ssize_t len = PySequence_Fast_GET_SIZE(v);
-  PyObject *out = PyTuple_New(len);
-  if (!out)
+/// The key entry of a run-time argument: a leaf code, or for a tuple a tuple
+/// of the entries of its elements (nested). New reference; null on error.
+PyObject *Launcher::argKey(PyObject *v, size_t param, std::vector<int> &path,
+                           const SpecConfig &spec, Walk &w) {
+  if (!PyTuple_Check(v) && !PyList_Check(v)) {
+    int64_t c = leaf(v, param, path, spec, w);
+    return c < 0 ? nullptr : PyLong_FromLongLong(c);
+  }
+  PyObject *seq = PySequence_Fast(v, "");
+  if (!seq)
     return nullptr;
-  for (Py_ssize_t i = 0; i < len; ++i) {
-    PyObject *item = PySequence_Fast_GET_ITEM(v, i);
+  Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+  PyObject *out = PyTuple_New(len);
+  for (Py_ssize_t i = 0; out && i < len; ++i) {
     path.push_back(int(i));
-    PyObject *k;
-    if (PyTuple_Check(item) || PyList_Check(item)) {
-      PyObject *seq = PySequence_Fast(item, "");
-      k = seq ? tupleKey(seq, param, path, spec, w) : nullptr;
-      Py_XDECREF(seq);
-    } else {
-      int64_t c = leaf(item, param, path, spec, w);
-      k = c < 0 ? nullptr : PyLong_FromLongLong(c);
-    }
+    PyObject *k = argKey(PySequence_Fast_GET_ITEM(seq, i), param, path, spec, w);
     path.pop_back();
     if (!k) {
-      Py_DECREF(out);
-      return nullptr;
+      Py_CLEAR(out);
+      break;
     }
     PyTuple_SET_ITEM(out, i, k);
   }
+  Py_DECREF(seq);
   return out;
 }
 
@@ -400,15 +398,7 @@ PyObject *Launcher::makeKey(const std::vector<PyObject *> &bound, PyObject **opt
       PyTuple_SET_ITEM(key, k++, v);
       continue;
     }
-    PyObject *entry;
-    if (PyTuple_Check(v) || PyList_Check(v)) {
-      PyObject *seq = PySequence_Fast(v, "");
-      entry = seq ? tupleKey(seq, i, path, spec, w) : nullptr;
-      Py_XDECREF(seq);
-    } else {
-      int64_t c = leaf(v, i, path, spec, w);
-      entry = c < 0 ? nullptr : PyLong_FromLongLong(c);
-    }
+    PyObject *entry = argKey(v, i, path, spec, w);
     if (!entry)
       return fail();
     PyTuple_SET_ITEM(key, k++, entry);

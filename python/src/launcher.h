@@ -79,8 +79,8 @@ private:
   std::string argName(size_t param, const std::vector<int> &path) const;
   int64_t leaf(PyObject *v, size_t param, std::vector<int> &path, const SpecConfig &spec,
                Walk &w);
-  PyObject *tupleKey(PyObject *v, size_t param, std::vector<int> &path, const SpecConfig &spec,
-                     Walk &w);
+  PyObject *argKey(PyObject *v, size_t param, std::vector<int> &path, const SpecConfig &spec,
+                   Walk &w);
   bool bind(const CallArgs &call, std::vector<PyObject *> &bound, PyObject **options);
   PyObject *makeKey(const std::vector<PyObject *> &bound, PyObject **options,
                     const SpecConfig &spec, Walk &w);

@@ -12,13 +12,10 @@ torch = pytest.importorskip("torch")
 
 import tessera  # noqa: E402
 import tessera.language as tl  # noqa: E402
-from tessera.compiler import compiler  # noqa: E402
 
-pytestmark = [pytest.mark.gpu,
-              pytest.mark.skipif(not (torch.cuda.is_available() and compiler.gpu_backend_available("cuda")),
-                                 reason="needs an NVIDIA GPU and its driver")]
+from . import ROOT, gpu_marks  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+pytestmark = gpu_marks()
 
 
 @tessera.jit

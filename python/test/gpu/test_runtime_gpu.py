@@ -13,13 +13,11 @@ torch = pytest.importorskip("torch")
 
 import tessera  # noqa: E402
 import tessera.language as tl  # noqa: E402
-from tessera.compiler import compiler  # noqa: E402
 
-pytestmark = [pytest.mark.gpu,
-              pytest.mark.skipif(not (torch.cuda.is_available() and compiler.gpu_backend_available("cuda")),
-                                 reason="needs an NVIDIA GPU and its driver")]
+from ..unit.runtime.test_global_scratch import via_scratch  # noqa: E402
+from . import ROOT, gpu_marks  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+pytestmark = gpu_marks()
 
 
 @tessera.jit
@@ -218,17 +216,6 @@ def test_changed_global_is_detected_on_the_fast_path(tmp_path):
     g.FACTOR = tl.constexpr(4)
     with pytest.raises(RuntimeError, match="global variable 'FACTOR'.*changed from 3 to 4"):
         g.mul[(1,)](x, z, 64, BLOCK=64)
-
-
-@tessera.jit
-def via_scratch(x, out, n, BLOCK: tl.constexpr):
-    pid = tl.program_id(0)
-    offs = tl.arange(0, BLOCK)
-    s = tl.extra.global_scratch(BLOCK * 4, 16).to(tl.pointer_type(tl.float32))
-    t = tl.extra.global_scratch(BLOCK * 4, 128).to(tl.pointer_type(tl.float32))
-    tl.store(s + offs, tl.load(x + pid * BLOCK + offs, mask=offs < n) * 2)
-    tl.store(t + offs, tl.load(s + offs) + pid)
-    tl.store(out + pid * BLOCK + offs, tl.load(t + offs), mask=offs < n)
 
 
 def test_global_scratch_from_the_user_allocator_and_the_default():
