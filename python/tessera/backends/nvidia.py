@@ -164,6 +164,11 @@ class LoadedKernel:
         self.meta = meta
         self.function = info.function
         self.block = meta["num_warps"] * meta["threads_per_warp"]
+        if info.max_threads_per_block and self.block > info.max_threads_per_block:
+            native.cuda.unload_module(info.module)
+            raise OutOfResources(f"{meta['name']} uses {info.num_registers} registers per thread, so a block "
+                                 f"can have at most {info.max_threads_per_block} threads, not {self.block} "
+                                 f"({meta['num_warps']} warps); use fewer warps or maxnreg=")
 
 
 def device_capability(device):

@@ -241,7 +241,10 @@ _LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "stream", "
 
 
 def _raise_cuda_error(code, name, message, kernel_name):
-    from ..backends.nvidia import CudaError
+    from ..backends.nvidia import CudaError, OutOfResources
+    if name == "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES":
+        raise OutOfResources(f"launching {kernel_name}: {name}: {message} (too many registers for the block: "
+                             f"fewer warps or maxnreg=)")
     raise CudaError.from_fields(code, name, message, f"launching {kernel_name}")
 
 
