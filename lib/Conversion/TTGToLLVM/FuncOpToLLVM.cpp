@@ -188,6 +188,19 @@ struct GlobalScratchAllocConversion : public ConvertOpToLLVMPattern<ttg::GlobalS
   const TargetInfoBase &targetInfo;
 };
 
+struct BarrierConversion : public ConvertOpToLLVMPattern<ttg::BarrierOp> {
+  BarrierConversion(TesseraLLVMTypeConverter &tc)
+      : ConvertOpToLLVMPattern(tc), targetInfo(tc.getTargetInfo()) {}
+  LogicalResult
+  matchAndRewrite(ttg::BarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    targetInfo.barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+  const TargetInfoBase &targetInfo;
+};
+
 } // namespace
 
 void mlir::tessera::populateFuncOpToLLVMPatterns(
@@ -196,6 +209,7 @@ void mlir::tessera::populateFuncOpToLLVMPatterns(
   patterns.add<FuncOpConversion>(typeConverter, numWarps);
   patterns.add<ReturnOpConversion, CallOpConversion>(typeConverter);
   patterns.add<ProgramIdConversion<tt::GetProgramIdOp, false>,
-               ProgramIdConversion<tt::GetNumProgramsOp, true>, GlobalScratchAllocConversion>(
+               ProgramIdConversion<tt::GetNumProgramsOp, true>, GlobalScratchAllocConversion,
+               BarrierConversion>(
       typeConverter);
 }

@@ -527,4 +527,4 @@ class IRBuilder(BuilderProtocol):
         self.emit(f"tt.assert {cond.name}, {quote(msg)}", f" : {cond.ir_type}")
 
     def barrier(self):
-        raise TypeError("tl.debug_barrier is not supported yet")
+        self.emit("ttg.barrier", "")

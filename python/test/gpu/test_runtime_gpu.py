@@ -303,3 +303,11 @@ def test_non_contiguous_views_by_their_strides():
         copy2d[(tessera.cdiv(x.shape[0], 32), tessera.cdiv(x.shape[1], 32))](
             x, out, x.shape[0], x.shape[1], x.stride(0), x.stride(1), out.stride(0), out.stride(1), BM=32, BN=32)
         assert torch.equal(out, x)
+
+
+def test_debug_barrier_orders_scratch_between_threads():
+    from ..unit.runtime.test_global_scratch import reverse_blocks
+    x = torch.rand(1000 * 256, device="cuda")
+    out = torch.zeros_like(x)
+    reverse_blocks[(1000,)](x, out, BLOCK=256)
+    assert torch.equal(out, x.view(1000, 256).flip(1).reshape(-1))

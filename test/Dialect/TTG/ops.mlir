@@ -111,6 +111,7 @@ tt.func @layouts(
 // CHECK: ttg.local_store %arg0, %[[B]] : tensor<32x64xf16, #blocked> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
 // CHECK: ttg.local_dealloc %[[BUF]] : !ttg.memdesc<3x32x64xf16, #shared, #smem, mutable>
 // CHECK: ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 1024 : i32} : !tt.ptr<i8>
+// CHECK: ttg.barrier{{$}}
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
@@ -139,6 +140,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     ttg.local_store %t, %b : tensor<32x64xf16, #blocked> -> !ttg.memdesc<32x64xf16, #shared, #smem, mutable>
     ttg.local_dealloc %buf : !ttg.memdesc<3x32x64xf16, #shared, #smem, mutable>
     %p = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 1024 : i32} : !tt.ptr<i8>
+    ttg.barrier
     tt.return
   }
 }

@@ -116,3 +116,28 @@ def test_allocator_results_are_checked():
     with pytest.raises(TypeError, match="expects a callable"):
         tessera.set_allocator(42)
     assert allocator.get_allocator() is allocator._torch_allocator
+
+
+@tessera.jit
+def reverse_blocks(x, out, BLOCK: tl.constexpr):
+    # Each element is read back by another thread: tl.debug_barrier orders the scratch accesses.
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    s = tl.extra.global_scratch(BLOCK * 4).to(tl.pointer_type(tl.float32))
+    tl.store(s + offs, tl.load(x + pid * BLOCK + offs))
+    tl.debug_barrier()
+    tl.store(out + pid * BLOCK + offs, tl.load(s + (BLOCK - 1 - offs)))
+
+
+def test_debug_barrier_lowers_to_bar_sync():
+    k = tessera.compile(reverse_blocks, signature={"x": "*fp32", "out": "*fp32"}, constexprs={"BLOCK": 256})
+    assert "ttg.barrier" in k.asm["ttir"]
+    assert "bar.sync" in k.asm["ptx"] or "barrier.sync" in k.asm["ptx"]
+
+
+def test_debug_barrier_in_the_interpreter(monkeypatch):
+    monkeypatch.setenv("TESSERA_INTERPRET", "1")
+    x = torch.arange(512, dtype=torch.float32)
+    out = torch.zeros(512)
+    reverse_blocks[(2,)](x, out, BLOCK=256)
+    assert torch.equal(out, x.view(2, 256).flip(1).reshape(-1))

@@ -295,4 +295,24 @@ def TTG_GlobalScratchAllocOp : TTG_Op<"global_scratch_alloc"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Synchronization
+//===----------------------------------------------------------------------===//
+
+def TTG_BarrierOp : TTG_Op<"barrier"> {
+  let summary = "wait until every thread of the program gets here";
+  let description = [{
+    A barrier across the threads of one program (a CTA): memory writes made
+    by any of them before it, to shared or global memory, are visible to all
+    of them after it. `tl.debug_barrier()` emits it, and `ttg-membar` inserts
+    it where shared-memory accesses of different ops would otherwise race.
+    (Triton writes this `gpu.barrier`; Tessera does not load the GPU dialect.)
+
+    ```mlir
+    ttg.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TESSERA_DIALECT_TTG_IR_TTGOPS_TD
