@@ -40,6 +40,11 @@ void tessera::registerAllTranslations(mlir::DialectRegistry &registry) {
   mlir::registerROCDLDialectTranslation(registry);
 }
 
+namespace mlir::tessera::test {
+void registerTestAllocationPass();
+void registerTestMembarPass();
+} // namespace mlir::tessera::test
+
 void tessera::registerAllPasses() {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
@@ -54,4 +59,6 @@ void tessera::registerAllPasses() {
   mlir::tessera::registerTTTransformsPasses();
   mlir::tessera::registerTTToTTGPasses();
   mlir::tessera::registerTTGToLLVMPasses();
+  mlir::tessera::test::registerTestAllocationPass();
+  mlir::tessera::test::registerTestMembarPass();
 }

@@ -269,7 +269,6 @@ LogicalResult lowerAtomic(Operation *op, Value ptr, Value convertedMask,
                                     ValueRange{flat[e]});
       old[e] = LLVM::LoadOp::create(rewriter, loc, t, p);
     }
-    ti.barrier(rewriter, loc);
   } else if (used && own->laneMask) {
     Value src = LLVM::AndOp::create(rewriter, loc, lane,
                                     i32Val(rewriter, loc, ~own->laneMask));

@@ -2,6 +2,9 @@
 
 #include "tessera/Conversion/TTGToLLVM/Passes.h"
 
+#include "tessera/Analysis/Allocation.h"
+#include "tessera/Analysis/Membar.h"
+
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
@@ -19,11 +22,17 @@ namespace mlir::tessera {
 #define GEN_PASS_DEF_CONVERTTTGTOLLVM
 #define GEN_PASS_DEF_ALLOCATESHAREDMEMORY
 #define GEN_PASS_DEF_ALLOCATEGLOBALSCRATCH
+#define GEN_PASS_DEF_MEMBAR
 #include "tessera/Conversion/TTGToLLVM/Passes.h.inc"
 } // namespace mlir::tessera
 
 using namespace mlir;
 using namespace mlir::tessera;
+
+int64_t mlir::tessera::getSharedScratchBytes(Operation *op) {
+  return getScratchBytes(op) + getViewOpScratchBytes(op) + getDotScratchBytes(op) +
+         getScanScratchBytes(op) + getAtomicScratchBytes(op);
+}
 
 namespace {
 
@@ -80,24 +89,39 @@ struct ConvertTTGToLLVMPass
 struct AllocateSharedMemoryPass
     : public mlir::tessera::impl::AllocateSharedMemoryBase<AllocateSharedMemoryPass> {
   void runOnOperation() override {
-    // 1. Ask every op how much scratch it needs when lowered.
-    // 2. Give each a disjoint 16-byte-aligned range; record the total.
-    // Does not reuse ranges of ops whose lifetimes do not overlap (the
-    // Allocation analysis will) nor handle shared memory of called functions.
+    // 1. Lay out every function's shared memory, callees first (Allocation).
+    // 2. Record offsets and sizes on the ops, each function's need on it, and
+    //    the largest kernel's in the module's ttg.shared.
     ModuleOp module = getOperation();
     auto i32 = IntegerType::get(&getContext(), 32);
-    int64_t total = 0;
-    module.walk([&](Operation *op) {
-      int64_t bytes = getScratchBytes(op) + getViewOpScratchBytes(op) +
-                      getDotScratchBytes(op) +
-                      getScanScratchBytes(op) + getAtomicScratchBytes(op);
-      if (bytes == 0)
-        return;
-      total = (total + 15) / 16 * 16;
-      op->setAttr("ttg.scratch_offset", IntegerAttr::get(i32, total));
-      total += bytes;
+    ModuleAllocation alloc(module, getSharedScratchBytes);
+    if (alloc.failed())
+      return signalPassFailure();
+    for (Operation *fn : alloc.getFunctions()) {
+      const Allocation *a = alloc.get(fn);
+      for (const Allocation::Buffer &b : a->getBuffers()) {
+        bool isExplicit = b.kind == Allocation::Kind::Explicit;
+        b.owner->setAttr(isExplicit ? "ttg.allocation.offset" : "ttg.scratch_offset",
+                         IntegerAttr::get(i32, b.offset));
+        b.owner->setAttr(isExplicit ? "ttg.allocation.size" : "ttg.scratch_size",
+                         IntegerAttr::get(i32, b.size));
+      }
+      if (a->getSharedMemorySize() > 0)
+        fn->setAttr("ttg.func_shared", IntegerAttr::get(i32, a->getSharedMemorySize()));
+    }
+    module->setAttr("ttg.shared", IntegerAttr::get(i32, alloc.getKernelSharedMemorySize()));
+  }
+};
+
+struct MembarPass : public mlir::tessera::impl::MembarBase<MembarPass> {
+  void runOnOperation() override {
+    getOperation().walk([](tt::FuncOp fn) {
+      MembarAnalysis membar(fn);
+      for (Operation *op : membar.getBarriers()) {
+        OpBuilder b(op);
+        ttg::BarrierOp::create(b, op->getLoc());
+      }
     });
-    module->setAttr("ttg.shared", IntegerAttr::get(i32, total));
   }
 };
 

@@ -63,7 +63,6 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
                               LLVM::GEPOp::create(rewriter, loc, smemPtr, elt, buf, ValueRange{flat}));
       }
     };
-    ti.barrier(rewriter, loc);
     store(adaptor.getA(), aT, aBase, aElt, K);
     store(adaptor.getB(), bT, bBase, bElt, N);
     ti.barrier(rewriter, loc);
@@ -124,7 +123,6 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
           acc[r] = LLVM::FMAOp::create(rewriter, loc, a, b, acc[r]);
       }
     }
-    ti.barrier(rewriter, loc);
     rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(cT), acc));
     return success();
   }

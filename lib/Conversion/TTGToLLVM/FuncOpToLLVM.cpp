@@ -49,6 +49,15 @@ struct FuncOpConversion : public ConvertOpToLLVMPattern<tt::FuncOp> {
         hiddenScratch = size.getInt() > 0;
     if (hiddenScratch)
       argTypes.push_back(LLVM::LLVMPointerType::get(op.getContext(), 1));
+    // A noinline function that uses shared memory gets its base from the
+    // caller (the call's virtual buffer; see ttg-allocate-shared-memory).
+    bool sharedBase = false;
+    if (!(op.isPublic() && !op.isNoInline()))
+      if (auto need = op->getAttrOfType<IntegerAttr>("ttg.func_shared"))
+        sharedBase = need.getInt() > 0;
+    if (sharedBase)
+      argTypes.push_back(LLVM::LLVMPointerType::get(
+          op.getContext(), tc.getTargetInfo().getSharedAddressSpace()));
     Type resultType =
         type.getNumResults() == 0
             ? Type(LLVM::LLVMVoidType::get(op.getContext()))
@@ -65,8 +74,10 @@ struct FuncOpConversion : public ConvertOpToLLVMPattern<tt::FuncOp> {
     rewriter.inlineRegionBefore(op.getBody(), newFunc.getBody(), newFunc.end());
     if (failed(rewriter.convertRegionTypes(&newFunc.getBody(), tc, &sig)))
       return failure();
-    if (hiddenScratch)
+    if (hiddenScratch || sharedBase)
       newFunc.getBody().front().addArgument(argTypes.back(), op.getLoc());
+    if (sharedBase)
+      newFunc->setAttr(kSharedBaseAttr, rewriter.getUnitAttr());
     rewriter.eraseOp(op);
     return success();
   }
@@ -104,6 +115,13 @@ struct CallOpConversion : public ConvertOpToLLVMPattern<tt::CallOp> {
   matchAndRewrite(tt::CallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    SmallVector<Value> operands(adaptor.getOperands());
+    // A callee that uses shared memory works in this call's virtual buffer.
+    if (auto off = op->getAttrOfType<IntegerAttr>("ttg.scratch_offset")) {
+      const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+      operands.push_back(
+          getSharedMemoryAddress(rewriter, loc, op, tc.getTargetInfo(), off.getInt()));
+    }
     SmallVector<Type> results;
     for (Type t : op.getResultTypes())
       results.push_back(getTypeConverter()->convertType(t));
@@ -112,11 +130,10 @@ struct CallOpConversion : public ConvertOpToLLVMPattern<tt::CallOp> {
                    ? results[0]
                    : LLVM::LLVMStructType::getLiteral(op.getContext(), results);
     SmallVector<Type> argTypes;
-    for (Value v : adaptor.getOperands())
+    for (Value v : operands)
       argTypes.push_back(v.getType());
     auto fnType = LLVM::LLVMFunctionType::get(ret, argTypes);
-    auto call = LLVM::CallOp::create(rewriter, loc, fnType, op.getCallee(),
-                                     adaptor.getOperands());
+    auto call = LLVM::CallOp::create(rewriter, loc, fnType, op.getCallee(), operands);
     if (results.empty()) {
       rewriter.eraseOp(op);
     } else if (results.size() == 1) {

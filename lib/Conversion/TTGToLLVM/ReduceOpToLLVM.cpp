@@ -196,7 +196,6 @@ struct ReduceConversion : public ConvertOpToLLVMPattern<tt::ReduceOp> {
         int64_t bytes = isa<LLVM::LLVMPointerType>(elt) ? 8 : std::max<unsigned>(elt.getIntOrFloatBitWidth() / 8, 1);
         byteOffset += groups * nOut * bytes;
       }
-      ti.barrier(rewriter, loc);
       for (size_t key = 0; key < acc.size(); ++key) {
         Value idx = LLVM::AddOp::create(
             rewriter, loc, LLVM::MulOp::create(rewriter, loc, group, i32Val(rewriter, loc, nOut)),
@@ -222,9 +221,8 @@ struct ReduceConversion : public ConvertOpToLLVMPattern<tt::ReduceOp> {
         }
         acc[key] = total;
       }
-      // The next use of this scratch (e.g. in a loop) must not overwrite it
-      // before every thread has read it.
-      ti.barrier(rewriter, loc);
+      // Barriers before the next op that touches these bytes come from
+      // ttg-membar.
     }
     // 4. Results.
     SmallVector<Value> results;
@@ -269,6 +267,14 @@ Value mlir::tessera::getSharedMemoryAddress(OpBuilder &b, Location loc, Operatio
   auto module = from->getParentOfType<ModuleOp>();
   MLIRContext *ctx = b.getContext();
   auto smemPtr = LLVM::LLVMPointerType::get(ctx, ti.getSharedAddressSpace());
+  auto fn = from->getParentOfType<LLVM::LLVMFuncOp>();
+  if (fn && fn->hasAttr(kSharedBaseAttr) && !fn.getBody().empty()) {
+    Value base = fn.getBody().front().getArguments().back();
+    if (offset == 0)
+      return base;
+    return LLVM::GEPOp::create(b, loc, smemPtr, b.getI8Type(), base,
+                               ValueRange{i32Val(b, loc, offset)});
+  }
   StringRef name = "global_smem";
   if (!module.lookupSymbol<LLVM::GlobalOp>(name)) {
     OpBuilder::InsertionGuard g(b);

@@ -552,8 +552,7 @@ private:
                    Flag{Flag::Dynamic, it->second.upper});
       total[e] = it->second.total;
     }
-    // The buffer's next use must not overwrite it before everyone has read.
-    ti.barrier(rw, loc);
+    // Barriers before the buffer's next use come from ttg-membar.
     return success();
   }
 

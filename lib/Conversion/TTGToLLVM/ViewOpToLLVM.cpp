@@ -225,7 +225,6 @@ LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorTy
   auto x = sharedExchange(op, rewriter, converter, src.getElementType(), {src, dst});
   if (failed(x))
     return failure();
-  x->ti.barrier(rewriter, op->getLoc());
   x->write(converted, src, 1, 0);
   x->ti.barrier(rewriter, op->getLoc());
   rewriter.replaceOp(op, x->read(dst, 1, 0));
@@ -277,7 +276,6 @@ struct JoinConversion : public ConvertOpToLLVMPattern<tt::JoinOp> {
     auto x = sharedExchange(op, rewriter, getTypeConverter(), a.getElementType(), {a, b, dst});
     if (failed(x))
       return failure();
-    x->ti.barrier(rewriter, op.getLoc());
     x->write(adaptor.getLhs(), a, 2, 0);
     x->write(adaptor.getRhs(), b, 2, 1);
     x->ti.barrier(rewriter, op.getLoc());
@@ -298,7 +296,6 @@ struct SplitConversion : public ConvertOpToLLVMPattern<tt::SplitOp> {
     auto x = sharedExchange(op, rewriter, getTypeConverter(), src.getElementType(), {src, lhs, rhs});
     if (failed(x))
       return failure();
-    x->ti.barrier(rewriter, op.getLoc());
     x->write(adaptor.getSrc(), src, 1, 0);
     x->ti.barrier(rewriter, op.getLoc());
     Value l = x->read(lhs, 2, 0);
@@ -320,7 +317,6 @@ struct CatConversion : public ConvertOpToLLVMPattern<tt::CatOp> {
     auto x = sharedExchange(op, rewriter, getTypeConverter(), a.getElementType(), {a, b, dst});
     if (failed(x))
       return failure();
-    x->ti.barrier(rewriter, op.getLoc());
     x->write(adaptor.getLhs(), a, 1, 0);
     x->write(adaptor.getRhs(), b, 1, a.getNumElements());
     x->ti.barrier(rewriter, op.getLoc());
@@ -350,7 +346,6 @@ struct GatherConversion : public ConvertOpToLLVMPattern<tt::GatherOp> {
       return failure();
     Location loc = op.getLoc();
     unsigned axis = op.getAxis();
-    x->ti.barrier(rewriter, loc);
     x->write(adaptor.getSrc(), src, 1, 0);
     x->ti.barrier(rewriter, loc);
     SmallVector<Value> indices = unpackStruct(rewriter, loc, adaptor.getIndices());
@@ -406,7 +401,6 @@ struct HistogramConversion : public ConvertOpToLLVMPattern<tt::HistogramOp> {
     const TargetInfoBase &ti = x->ti;
     Type cntTy = x->elt;
     int64_t bins = dst.getNumElements();
-    ti.barrier(rewriter, loc);
     Value zero = LLVM::ConstantOp::create(rewriter, loc, cntTy, rewriter.getIntegerAttr(cntTy, 0));
     for (auto &coords : emitIndices(rewriter, loc, ti, dst))
       LLVM::StoreOp::create(rewriter, loc, zero, x->address(coords[0]));

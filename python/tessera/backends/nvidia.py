@@ -87,8 +87,8 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc):
             f"num-ctas={num_ctas} target=cuda:{cc}}}, canonicalize, cse)")
 
 
-LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-allocate-global-scratch, convert-scf-to-cf, "
-                 "convert-ttg-to-llvm, canonicalize, cse)")
+LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "
+                 "convert-scf-to-cf, convert-ttg-to-llvm, canonicalize, cse)")
 
 
 def _raise_kernel_error(diagnostics):

@@ -311,3 +311,12 @@ def test_debug_barrier_orders_scratch_between_threads():
     out = torch.zeros_like(x)
     reverse_blocks[(1000,)](x, out, BLOCK=256)
     assert torch.equal(out, x.view(1000, 256).flip(1).reshape(-1))
+
+
+def test_shared_memory_reused_across_ops_and_noinline_calls():
+    from ..unit.compiler.test_shared_memory import expected, sums
+    x = torch.randn(500 * 1024, device="cuda")
+    out = torch.zeros(500 * 4, device="cuda")
+    for _ in range(3):  # races would show as differences between runs too
+        sums[(500,)](x, out, BLOCK=1024)
+        torch.testing.assert_close(out, expected(x, 1024), rtol=1e-4, atol=1e-3)

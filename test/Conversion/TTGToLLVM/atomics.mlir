@@ -44,7 +44,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: llvm.inline_asm {{.*}}"@$2 st.shared.b32 [ $0 + 0 ], $1;", "l,r,b,~{memory}" %{{.*}}, [[OLD]], [[ACT]]
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-NEXT: [[BCAST:%.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
-// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.insertvalue [[BCAST]]
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -98,7 +98,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK: st.shared.b32{{.*}}[[OLD]], [[ACT]]
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-NEXT: [[R:%.*]] = llvm.load
-// CHECK-NEXT: nvvm.barrier0
 // CHECK-NEXT: llvm.return [[R]] : i32
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @scalar_cas(%p: !tt.ptr<i32>, %v: i32) -> i32 {

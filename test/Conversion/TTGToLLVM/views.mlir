@@ -1,4 +1,4 @@
-// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(ttg-allocate-shared-memory, convert-ttg-to-llvm, canonicalize, cse)' | FileCheck %s
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(ttg-allocate-shared-memory, ttg-membar, convert-ttg-to-llvm, canonicalize, cse)' | FileCheck %s
 // Without ttg-allocate-shared-memory there is no buffer to exchange through: an error.
 // RUN: not tessera-opt %s -split-input-file --convert-ttg-to-llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSMEM
 
@@ -10,7 +10,6 @@
 // stored, then 2 loaded.
 // CHECK: module attributes {{.*}}ttg.shared = 256 : i32
 // CHECK-LABEL: llvm.func @reshape
-// CHECK: nvvm.barrier0
 // CHECK-COUNT-2: llvm.store {{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-2: llvm.load {{.*}} : !llvm.ptr<3> -> f32
@@ -31,7 +30,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK-LABEL: llvm.func @join
 // CHECK-DAG: [[TWO:%.*]] = llvm.mlir.constant(2 : i32)
 // CHECK-DAG: [[ONE:%.*]] = llvm.mlir.constant(1 : i32)
-// CHECK: nvvm.barrier0
 // CHECK: [[P:%.*]] = llvm.mul %{{.*}}, [[TWO]]
 // CHECK: llvm.store
 // CHECK: [[Q:%.*]] = llvm.add %{{.*}}, [[ONE]]
@@ -55,6 +53,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // CHECK: llvm.store
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-4: llvm.load
+// split and cat share their scratch bytes: ttg-membar puts a barrier between.
 // CHECK: nvvm.barrier0
 // CHECK: llvm.add %{{.*}}, [[C64]]
 // CHECK: nvvm.barrier0
@@ -78,7 +77,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // 4 warps hold copies of one warp's 64 elements: only warp 0 counts.
 // CHECK: module attributes {{.*}}ttg.shared = 64 : i32
 // CHECK-LABEL: llvm.func @histogram
-// CHECK: nvvm.barrier0
 // CHECK: llvm.store {{.*}} : i32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: llvm.icmp "sge"
@@ -105,7 +103,6 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: module attributes {{.*}}ttg.shared = 2048 : i32
 // CHECK-LABEL: llvm.func @gather
 // CHECK-DAG: [[N:%.*]] = llvm.mlir.constant(32 : i32)
-// CHECK: nvvm.barrier0
 // CHECK: llvm.store {{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK: [[LO:%.*]] = llvm.icmp "sge"

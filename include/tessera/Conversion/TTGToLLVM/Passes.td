@@ -20,13 +20,29 @@ def ConvertTTGToLLVM : Pass<"convert-ttg-to-llvm", "mlir::ModuleOp"> {
 }
 
 def AllocateSharedMemory : Pass<"ttg-allocate-shared-memory", "mlir::ModuleOp"> {
-  let summary = "Assign shared-memory offsets to the scratch buffers ops need and record the total.";
+  let summary = "Lay out the shared memory of every function and record what each needs.";
   let description = [{
-    Gives every op that needs scratch shared memory (layout conversions,
-    reductions and scans across warps) an offset attribute
-    `ttg.scratch_offset`, and records the module's total in `ttg.shared`
-    (bytes). Buffers get disjoint ranges; reuse of ranges whose lifetimes do
-    not overlap comes with the Allocation analysis.
+    Runs the Allocation analysis (include/tessera/Analysis/Allocation.h) over
+    the call graph and records its result: `ttg.scratch_offset` and
+    `ttg.scratch_size` on every op that needs scratch (layout conversions,
+    reductions and scans across warps, dots on FMA units, views, histograms,
+    scalar atomics) and on every call of a noinline function that uses shared
+    memory (its virtual buffer); `ttg.allocation.offset` and
+    `ttg.allocation.size` on local_alloc; `ttg.func_shared` on functions that
+    need any; and the largest kernel's total in the module's `ttg.shared`.
+    Buffers whose lifetimes do not overlap share bytes, so ttg-membar must run
+    before the lowering.
+  }];
+}
+
+def Membar : Pass<"ttg-membar", "mlir::ModuleOp"> {
+  let summary = "Insert ttg.barrier where shared-memory accesses of different ops would race.";
+  let description = [{
+    Runs the Membar analysis (include/tessera/Analysis/Membar.h) on every
+    function laid out by ttg-allocate-shared-memory and puts a ttg.barrier
+    before each op that would otherwise write bytes other threads may still be
+    reading or writing, or read bytes they may still be writing. Op lowerings
+    order only their own accesses.
   }];
 }
 

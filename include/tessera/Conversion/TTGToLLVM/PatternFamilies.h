@@ -31,7 +31,18 @@ void populateReduceOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
 /// Bytes of shared scratch memory `op` needs when lowered (0 if none).
 int64_t getScratchBytes(Operation *op);
 
-/// The address of `offset` bytes into the kernel's shared memory.
+/// Bytes of shared scratch memory any op needs when lowered: the sum of the
+/// families' answers (at most one is non-zero). The Allocation analysis's
+/// ScratchSizeFn.
+int64_t getSharedScratchBytes(Operation *op);
+
+/// Marks an llvm.func whose last argument is its shared-memory base (a
+/// noinline function that uses shared memory).
+inline constexpr const char *kSharedBaseAttr = "tessera.shared_base";
+
+/// The address of `offset` bytes into the shared memory of the function
+/// holding `from`: the kernel's (@global_smem), or the base a noinline
+/// function receives.
 Value getSharedMemoryAddress(OpBuilder &b, Location loc, Operation *from,
                              const TargetInfoBase &targetInfo, int64_t offset);
 

@@ -1,0 +1,186 @@
+//===- Membar.cpp - where shared-memory accesses need a barrier ---------------===//
+
+#include "tessera/Analysis/Membar.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tessera;
+
+namespace {
+
+using Interval = MembarAnalysis::Interval;
+constexpr int64_t kAll = std::numeric_limits<int64_t>::max();
+
+/// The shared-memory range of the buffer a memdesc value views: its
+/// local_alloc's, through views; all of shared memory when unknown (a block
+/// argument, a buffer from elsewhere).
+Interval rangeOf(Value memdesc) {
+  Operation *def = memdesc.getDefiningOp();
+  while (def && isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp, ttg::MemDescTransOp,
+                    ttg::MemDescReshapeOp>(def))
+    def = def->getOperand(0).getDefiningOp();
+  if (auto alloc = dyn_cast_or_null<ttg::LocalAllocOp>(def)) {
+    auto off = alloc->getAttrOfType<IntegerAttr>("ttg.allocation.offset");
+    auto size = alloc->getAttrOfType<IntegerAttr>("ttg.allocation.size");
+    if (off && size)
+      return {off.getInt(), off.getInt() + size.getInt()};
+  }
+  return {0, kAll};
+}
+
+void addUnique(SmallVector<Interval> &to, const SmallVector<Interval> &from) {
+  for (const Interval &i : from)
+    if (!llvm::is_contained(to, i))
+      to.push_back(i);
+}
+
+bool conflicts(const MembarAnalysis::Accesses &pending, const MembarAnalysis::Accesses &op) {
+  auto any = [](const SmallVector<Interval> &a, const SmallVector<Interval> &b) {
+    for (const Interval &x : a)
+      for (const Interval &y : b)
+        if (x.intersects(y))
+          return true;
+    return false;
+  };
+  // write after read or write; read after write.
+  return any(op.writes, pending.reads) || any(op.writes, pending.writes) ||
+         any(op.reads, pending.writes);
+}
+
+} // namespace
+
+MembarAnalysis::Accesses MembarAnalysis::accessesOf(Operation *op) {
+  Accesses a;
+  auto off = op->getAttrOfType<IntegerAttr>("ttg.scratch_offset");
+  auto size = op->getAttrOfType<IntegerAttr>("ttg.scratch_size");
+  if (off && size && size.getInt() > 0) {
+    Interval i{off.getInt(), off.getInt() + size.getInt()};
+    a.reads.push_back(i);
+    a.writes.push_back(i);
+    return a;
+  }
+  if (auto alloc = dyn_cast<ttg::LocalAllocOp>(op)) {
+    if (alloc.getSrc())
+      a.writes.push_back(rangeOf(alloc.getResult()));
+  } else if (auto load = dyn_cast<ttg::LocalLoadOp>(op)) {
+    a.reads.push_back(rangeOf(load.getSrc()));
+  } else if (auto store = dyn_cast<ttg::LocalStoreOp>(op)) {
+    a.writes.push_back(rangeOf(store.getDst()));
+  } else if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op)) {
+    a.writes.push_back(rangeOf(copy.getResult()));
+  }
+  return a;
+}
+
+bool MembarAnalysis::State::operator==(const State &o) const {
+  auto same = [](const SmallVector<Interval> &a, const SmallVector<Interval> &b) {
+    return a.size() == b.size() && llvm::all_of(a, [&](const Interval &i) {
+             return llvm::is_contained(b, i);
+           });
+  };
+  return same(pending.reads, o.pending.reads) && same(pending.writes, o.pending.writes);
+}
+
+void MembarAnalysis::State::join(const State &o) {
+  addUnique(pending.reads, o.pending.reads);
+  addUnique(pending.writes, o.pending.writes);
+}
+
+MembarAnalysis::State MembarAnalysis::visitOp(Operation *op, State in) {
+  if (isa<ttg::BarrierOp>(op))
+    return State{};
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    State out = visitRegion(ifOp.getThenRegion(), in);
+    out.join(ifOp.getElseRegion().empty() ? in : visitRegion(ifOp.getElseRegion(), in));
+    return out;
+  }
+  if (isa<scf::ForOp, scf::WhileOp>(op)) {
+    // Iterate the body (for while: before, then after) until what is pending
+    // at its entry stops growing; a later iteration sees the previous one's
+    // accesses. Barriers found on the way stay (they only ever add).
+    State entry = in;
+    for (int iter = 0; iter < 64; ++iter) {
+      State s = entry;
+      for (Region &r : op->getRegions())
+        s = visitRegion(r, s);
+      State next = in;
+      next.join(s);
+      if (next == entry)
+        return next;
+      entry = next;
+    }
+    State all;
+    all.pending.reads.push_back({0, kAll});
+    all.pending.writes.push_back({0, kAll});
+    return all;
+  }
+  Accesses acc = accessesOf(op);
+  if (acc.empty())
+    return in;
+  if (conflicts(in.pending, acc)) {
+    barriers.insert(op);
+    in = State{};
+  }
+  addUnique(in.pending.reads, acc.reads);
+  addUnique(in.pending.writes, acc.writes);
+  return in;
+}
+
+MembarAnalysis::State MembarAnalysis::visitRegion(Region &region, State in) {
+  if (region.empty())
+    return in;
+  if (region.hasOneBlock()) {
+    for (Operation &op : region.front())
+      in = visitOp(&op, in);
+    return in;
+  }
+  // Several blocks: what is pending at a block's entry is the join of its
+  // predecessors' exits; iterate to a fixed point. The region's result joins
+  // the blocks that end it (no successors).
+  llvm::DenseMap<Block *, State> entry, exit;
+  entry[&region.front()] = in;
+  bool changed = true;
+  for (int iter = 0; changed && iter < 64; ++iter) {
+    changed = false;
+    for (Block &b : region) {
+      State s = entry.lookup(&b);
+      for (Operation &op : b)
+        s = visitOp(&op, s);
+      if (!exit.count(&b) || !(exit[&b] == s)) {
+        exit[&b] = s;
+        changed = true;
+      }
+      for (Block *succ : b.getSuccessors()) {
+        State e = entry.lookup(succ);
+        State joined = e;
+        joined.join(s);
+        if (!entry.count(succ) || !(joined == e)) {
+          entry[succ] = joined;
+          changed = true;
+        }
+      }
+    }
+  }
+  State out;
+  for (Block &b : region)
+    if (b.getNumSuccessors() == 0)
+      out.join(exit.lookup(&b));
+  return out;
+}
+
+MembarAnalysis::MembarAnalysis(Operation *function) {
+  // 1. Start each function with nothing pending.
+  // 2. Walk its body in program order, keeping the byte ranges read and
+  //    written since the last barrier; an op whose accesses conflict with them
+  //    gets a barrier before it, which clears them.
+  // 3. Branches join their arms' states; loops and CFG regions iterate to a
+  //    fixed point, so accesses of one iteration are seen by the next.
+  for (Region &r : function->getRegions())
+    visitRegion(r, State{});
+}

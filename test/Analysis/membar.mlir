@@ -1,0 +1,155 @@
+// RUN: tessera-opt %s -split-input-file --ttg-allocate-shared-memory --test-print-membar -o /dev/null | FileCheck %s
+// RUN: tessera-opt %s -split-input-file --ttg-allocate-shared-memory --ttg-membar | FileCheck %s --check-prefix=PASS
+
+// The Membar analysis (lib/Analysis/Membar.cpp) and the ttg-membar pass: a
+// barrier goes before an op whose shared-memory accesses would race with
+// accesses since the last barrier. Reduces of 512 f32 over 4 warps use 16
+// bytes of scratch, which ttg-allocate-shared-memory lets them share.
+
+// Two reduces on the same bytes: a barrier before the second only.
+// CHECK-LABEL: membar @two_reduces: 1 barriers
+// CHECK-NEXT: barrier before tt.reduce loc({{.*}}:[[@LINE+13]]:
+// PASS-LABEL: tt.func public @two_reduces
+// PASS: "tt.reduce"
+// PASS: ttg.barrier
+// PASS-NEXT: "tt.reduce"
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @two_reduces(%x: tensor<512xf32, #blocked>, %p: !tt.ptr<f32>) {
+    %a = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%l: f32, %r: f32):
+      %s = arith.addf %l, %r : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<512xf32, #blocked>) -> f32
+    %b = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%l: f32, %r: f32):
+      %s = arith.maxnumf %l, %r : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<512xf32, #blocked>) -> f32
+    %c = arith.addf %a, %b : f32
+    tt.store %p, %c : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// A barrier already there (tl.debug_barrier) is enough; a single op needs
+// none. (Negative cases: nothing is inserted.)
+// CHECK-LABEL: membar @already_synchronized: 0 barriers
+// PASS-LABEL: tt.func public @already_synchronized
+// PASS: "tt.reduce"
+// PASS: ttg.barrier
+// PASS-NOT: ttg.barrier
+// PASS: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @already_synchronized(%x: tensor<512xf32, #blocked>, %p: !tt.ptr<f32>) {
+    %a = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%l: f32, %r: f32):
+      %s = arith.addf %l, %r : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<512xf32, #blocked>) -> f32
+    ttg.barrier
+    %b = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%l: f32, %r: f32):
+      %s = arith.maxnumf %l, %r : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<512xf32, #blocked>) -> f32
+    %c = arith.addf %a, %b : f32
+    tt.store %p, %c : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// Explicit buffers: stores to one buffer and loads from another do not
+// race; loading what was just stored does.
+// CHECK-LABEL: membar @explicit: 1 barriers
+// CHECK-NEXT: barrier before ttg.local_load loc({{.*}}:[[@LINE+10]]:
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @explicit(%x: tensor<512xf32, #blocked>) -> tensor<512xf32, #blocked> {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+    ttg.local_store %x, %a : tensor<512xf32, #blocked> -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+    %y = ttg.local_load %b : !ttg.memdesc<512xf32, #shared, #smem, mutable> -> tensor<512xf32, #blocked>
+    %z = ttg.local_load %a : !ttg.memdesc<512xf32, #shared, #smem, mutable> -> tensor<512xf32, #blocked>
+    %w = arith.addf %y, %z : tensor<512xf32, #blocked>
+    tt.return %w : tensor<512xf32, #blocked>
+  }
+}
+
+// -----
+
+// In a loop, an iteration's reduce races with the previous iteration's:
+// the barrier goes before it, inside the body; an if joins both arms, so the
+// reduce after it needs one too.
+// CHECK-LABEL: membar @loop_and_if: 2 barriers
+// CHECK-NEXT: barrier before tt.reduce loc({{.*}}:[[@LINE+13]]:
+// CHECK-NEXT: barrier before tt.reduce loc({{.*}}:[[@LINE+23]]:
+// PASS-LABEL: tt.func public @loop_and_if
+// PASS: scf.for
+// PASS-NEXT: ttg.barrier
+// PASS-NEXT: "tt.reduce"
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @loop_and_if(%x: tensor<512xf32, #blocked>, %p: !tt.ptr<f32>, %n: i32, %cond: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %init = arith.constant 0.0 : f32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (f32) : i32 {
+      %a = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%l: f32, %r2: f32):
+        %s = arith.addf %l, %r2 : f32
+        tt.reduce.return %s : f32
+      }) : (tensor<512xf32, #blocked>) -> f32
+      %t = arith.addf %acc, %a : f32
+      scf.yield %t : f32
+    }
+    scf.if %cond {
+      tt.store %p, %r : !tt.ptr<f32>
+    }
+    %b = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%l: f32, %r2: f32):
+      %s = arith.maxnumf %l, %r2 : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<512xf32, #blocked>) -> f32
+    tt.store %p, %b : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// Call graph: the call's virtual buffer overlaps the kernel's earlier
+// reduce, so the call waits; the callee's reduce has nothing pending at the
+// callee's entry.
+// CHECK-LABEL: membar @helper: 0 barriers
+// CHECK-LABEL: membar @kernel: 1 barriers
+// CHECK-NEXT: barrier before tt.call loc({{.*}}:[[@LINE+17]]:
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @helper(%x: tensor<512xf32, #blocked>) -> f32 attributes {noinline = true} {
+    %a = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%l: f32, %r: f32):
+      %s = arith.addf %l, %r : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<512xf32, #blocked>) -> f32
+    tt.return %a : f32
+  }
+  tt.func public @kernel(%x: tensor<512xf32, #blocked>, %p: !tt.ptr<f32>) {
+    %a = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%l: f32, %r: f32):
+      %s = arith.addf %l, %r : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<512xf32, #blocked>) -> f32
+    %b = tt.call @helper(%x) : (tensor<512xf32, #blocked>) -> f32
+    %d = arith.addf %a, %b : f32
+    tt.store %p, %d : !tt.ptr<f32>
+    tt.return
+  }
+}

@@ -1,0 +1,10 @@
+//===- TestPasses.h - registration of the test-print passes --------*- C++ -*-===//
+#ifndef TESSERA_TEST_LIB_ANALYSIS_TESTPASSES_H
+#define TESSERA_TEST_LIB_ANALYSIS_TESTPASSES_H
+
+namespace mlir::tessera::test {
+void registerTestAllocationPass();
+void registerTestMembarPass();
+} // namespace mlir::tessera::test
+
+#endif
