@@ -1,7 +1,10 @@
 //===- LayoutConversionsTest.cpp - ttg encodings as LinearLayouts -----------===//
 //
-// Checks toLinearLayout for blocked and slice layouts element by element
-// against an independent model of what each thread owns.
+// Checks toLinearLayout for blocked, slice, nvidia_mma (v2) and dot_op
+// layouts element by element against independent models of what each thread
+// owns (for mma, the fragment tables of PTX's mma.sync.m16n8k*), and
+// toSharedLinearLayout for swizzled_shared and nvmma_shared against the
+// address formula of each element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -152,6 +155,170 @@ TEST_F(LayoutConversions, ElemsPerThread) {
   EXPECT_EQ(getElemsPerThread(type), 8);
   auto type2 = RankedTensorType::get({16, 64}, Float32Type::get(&ctx), blocked({1, 4}, {4, 8}, {4, 1}, {1, 0}));
   EXPECT_EQ(getElemsPerThread(type2), 16 * 64 / 128);
+}
+
+/// mma.sync accumulator fragments (PTX ISA, m16n8k*): lane l of a warp holds
+/// rows l/4 and l/4 + 8 and columns 2*(l%4) + {0, 1} of each 16x8 tile; warps
+/// take tiles n first; tiles repeat over the shape (copies when it is smaller).
+Owned modelMmaV2(int64_t M, int64_t N, unsigned wm, unsigned wn) {
+  Owned owned;
+  for (int lane = 0; lane < 32; ++lane)
+    for (unsigned warp = 0; warp < wm * wn; ++warp) {
+      int64_t wi = warp / wn, wj = warp % wn;
+      for (int64_t rm = 0; rm < std::max<int64_t>(1, M / (16 * wm)); ++rm)
+        for (int64_t rn = 0; rn < std::max<int64_t>(1, N / (8 * wn)); ++rn)
+          for (int h = 0; h < 2; ++h)
+            for (int i = 0; i < 2; ++i) {
+              int64_t row = rm * 16 * wm + wi * 16 + lane / 4 + 8 * h;
+              int64_t col = rn * 8 * wn + wj * 8 + 2 * (lane % 4) + i;
+              owned[{lane, int(warp)}].insert({row % M, col % N});
+            }
+    }
+  return owned;
+}
+
+/// mma.sync operand fragments with k elements per register group along K:
+/// A (16 x 8k): rows l/4 (+8), K columns (l%4)*k + j and + 4k; B (8k x 8): K
+/// rows (l%4)*k + j and + 4k, column l/4. A is split over warps along m, B
+/// along n; the other warps hold copies.
+Owned modelDotOperand(unsigned opIdx, int64_t R, int64_t C, unsigned wm, unsigned wn, int k) {
+  Owned owned;
+  for (int lane = 0; lane < 32; ++lane)
+    for (unsigned warp = 0; warp < wm * wn; ++warp) {
+      int64_t wi = warp / wn, wj = warp % wn;
+      int64_t tileR = opIdx == 0 ? 16 * wm : 8 * k, tileC = opIdx == 0 ? 8 * k : 8 * wn;
+      for (int64_t rr = 0; rr < std::max<int64_t>(1, R / tileR); ++rr)
+        for (int64_t rc = 0; rc < std::max<int64_t>(1, C / tileC); ++rc)
+          for (int q = 0; q < 2; ++q)
+            for (int j = 0; j < k; ++j) {
+              int64_t kk = (lane % 4) * k + j + 4 * k * q;
+              if (opIdx == 0) {
+                for (int h = 0; h < 2; ++h) {
+                  int64_t row = rr * tileR + wi * 16 + lane / 4 + 8 * h;
+                  owned[{lane, int(warp)}].insert({row % R, (rc * tileC + kk) % C});
+                }
+              } else {
+                int64_t col = rc * tileC + wj * 8 + lane / 4;
+                owned[{lane, int(warp)}].insert({(rr * tileR + kk) % R, col % C});
+              }
+            }
+    }
+  return owned;
+}
+
+TEST_F(LayoutConversions, MmaV2MatchesPtxFragments) {
+  struct Case {
+    int64_t M, N;
+    unsigned wm, wn;
+  };
+  for (Case c : std::vector<Case>{{16, 8, 1, 1}, {32, 32, 2, 2}, {64, 64, 4, 1}, {16, 64, 1, 4},
+                                  {16, 16, 4, 1}, {128, 32, 2, 2}}) {
+    auto enc = ttg::NvidiaMmaEncodingAttr::get(&ctx, 2, 0, {c.wm, c.wn},
+                                               ttg::CTALayoutAttr::getDefault(&ctx, 2), {16, 8});
+    auto type = RankedTensorType::get({c.M, c.N}, Float32Type::get(&ctx), enc);
+    ASSERT_TRUE(supportsLinearLayout(type));
+    EXPECT_EQ(fromLinearLayout(toLinearLayout(type)), modelMmaV2(c.M, c.N, c.wm, c.wn))
+        << c.M << "x" << c.N << " warps " << c.wm << "x" << c.wn;
+  }
+}
+
+TEST_F(LayoutConversions, DotOperandsMatchPtxFragments) {
+  struct Case {
+    unsigned opIdx;
+    int64_t R, C;
+    unsigned wm, wn;
+    unsigned k;
+  };
+  for (Case c : std::vector<Case>{{0, 16, 16, 1, 1, 2}, {1, 16, 8, 1, 1, 2}, {0, 64, 32, 2, 2, 2},
+                                  {1, 32, 64, 2, 2, 2}, {0, 32, 32, 2, 1, 4}, {1, 32, 16, 1, 2, 4},
+                                  {0, 16, 8, 4, 1, 1}, {1, 8, 32, 1, 4, 1}, {0, 16, 64, 2, 2, 2}}) {
+    auto mma = ttg::NvidiaMmaEncodingAttr::get(&ctx, 2, 0, {c.wm, c.wn},
+                                               ttg::CTALayoutAttr::getDefault(&ctx, 2), {16, 8});
+    auto enc = ttg::DotOperandEncodingAttr::get(&ctx, c.opIdx, mma, c.k);
+    auto type = RankedTensorType::get({c.R, c.C}, Float16Type::get(&ctx), enc);
+    ASSERT_TRUE(supportsLinearLayout(type));
+    EXPECT_EQ(fromLinearLayout(toLinearLayout(type)),
+              modelDotOperand(c.opIdx, c.R, c.C, c.wm, c.wn, int(c.k)))
+        << "op " << c.opIdx << " " << c.R << "x" << c.C << " warps " << c.wm << "x" << c.wn
+        << " kWidth " << c.k;
+  }
+}
+
+TEST_F(LayoutConversions, OtherMmaVersionsAreNotSupportedYet) {
+  auto v3 = ttg::NvidiaMmaEncodingAttr::get(&ctx, 3, 0, {4, 1}, ttg::CTALayoutAttr::getDefault(&ctx, 2),
+                                            {16, 64, 16});
+  EXPECT_FALSE(supportsLinearLayout(RankedTensorType::get({64, 64}, Float32Type::get(&ctx), v3)));
+}
+
+/// Checks that a shared layout sends each element's storage offset (from
+/// `offsetOf`) back to the element, for every element.
+template <typename F>
+void expectSharedLayout(const ::tessera::LinearLayout &ll, int64_t R, int64_t C, F offsetOf) {
+  std::set<int64_t> offsets;
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t c = 0; c < C; ++c) {
+      int64_t off = offsetOf(r, c);
+      offsets.insert(off);
+      auto out = ll.apply({{"offset", int32_t(off)}});
+      ASSERT_EQ(out.size(), 2u);
+      EXPECT_EQ(out[0].second, r) << "offset " << off;
+      EXPECT_EQ(out[1].second, c) << "offset " << off;
+    }
+  EXPECT_EQ(int64_t(offsets.size()), R * C); // a bijection onto [0, R*C)
+  EXPECT_EQ(*offsets.rbegin(), R * C - 1);
+}
+
+TEST_F(LayoutConversions, SwizzledSharedMatchesTheAddressFormula) {
+  struct Case {
+    int64_t R, C;
+    unsigned vec, perPhase, maxPhase;
+  };
+  for (Case c : std::vector<Case>{{16, 64, 8, 1, 8}, {32, 32, 4, 2, 4}, {8, 16, 1, 1, 1},
+                                  {64, 16, 2, 4, 8}, {4, 128, 16, 1, 4}}) {
+    auto enc = ttg::SwizzledSharedEncodingAttr::get(&ctx, c.vec, c.perPhase, c.maxPhase, {1, 0},
+                                                    ttg::CTALayoutAttr::getDefault(&ctx, 2));
+    auto ll = toSharedLinearLayout({c.R, c.C}, enc);
+    ASSERT_TRUE(ll.has_value());
+    int64_t chunks = c.C / c.vec;
+    expectSharedLayout(*ll, c.R, c.C, [&](int64_t r, int64_t col) {
+      int64_t phase = (r / c.perPhase) % c.maxPhase;
+      return r * c.C + (((col / c.vec) ^ phase) % chunks) * c.vec + col % c.vec;
+    });
+  }
+  // order [0, 1]: dim 0 is contiguous.
+  auto colMajor = ttg::SwizzledSharedEncodingAttr::get(&ctx, 4, 1, 4, {0, 1},
+                                                       ttg::CTALayoutAttr::getDefault(&ctx, 2));
+  auto ll = toSharedLinearLayout({32, 8}, colMajor);
+  ASSERT_TRUE(ll.has_value());
+  for (int64_t r = 0; r < 32; ++r)
+    for (int64_t c = 0; c < 8; ++c) {
+      int64_t off = c * 32 + (((r / 4) ^ (c % 4)) % 8) * 4 + r % 4;
+      auto out = ll->apply({{"offset", int32_t(off)}});
+      EXPECT_EQ(out[0].second, r);
+      EXPECT_EQ(out[1].second, c);
+    }
+}
+
+TEST_F(LayoutConversions, NvmmaSharedMatchesTheAddressFormula) {
+  struct Case {
+    int64_t R, C;
+    unsigned width, bits;
+  };
+  for (Case c : std::vector<Case>{{64, 64, 128, 16}, {64, 128, 128, 16}, {32, 32, 64, 16},
+                                  {16, 32, 32, 16}, {64, 64, 128, 8}, {8, 64, 0, 16}}) {
+    auto enc = ttg::NVMMASharedEncodingAttr::get(&ctx, c.width, false, c.bits, false,
+                                                 ttg::CTALayoutAttr::getDefault(&ctx, 2));
+    auto ll = toSharedLinearLayout({c.R, c.C}, enc);
+    ASSERT_TRUE(ll.has_value());
+    int64_t bytes = c.bits / 8;
+    int64_t W = c.width ? std::min<int64_t>(c.width / bytes, c.C) : c.C;
+    int64_t vec = c.width ? 16 / bytes : 1, perPhase = c.width ? 128 / c.width : 1,
+            maxPhase = c.width ? c.width / 16 : 1;
+    expectSharedLayout(*ll, c.R, c.C, [&](int64_t r, int64_t col) {
+      int64_t tile = col / W, in = col % W, phase = (r / perPhase) % maxPhase;
+      return tile * c.R * W + r * W + (((in / vec) ^ phase) % (W / vec)) * vec + in % vec;
+    });
+  }
 }
 
 } // namespace

@@ -5,7 +5,20 @@
 // it hold copies, registers repeat to cover a larger shape).
 // slice(dim, parent): the parent's layout for the shape with a size-1 `dim`
 // inserted, with that dim dropped; registers that become copies are removed.
-// Other encodings (mma, dot operands) come with the dot lowering.
+// nvidia_mma version 2 (mma.sync m16n8k*): each warp holds 16x8 accumulator
+// tiles; lane l has rows l/4 and l/4 + 8, columns 2*(l%4) and 2*(l%4) + 1
+// (registers: column +1, then row +8). Warps tile n first, then m.
+// dot_op of an mma v2 parent, with kWidth = k elements contiguous along K per
+// register group: A (16 x 8k per warp): registers walk k along K, then row +8,
+// then K + 4k; lanes: K + k, K + 2k, rows +1, +2, +4; warps along m only (warps
+// along n hold copies). B (8k x 8): registers K +1..k, then K + 4k; lanes: K + k,
+// K + 2k, n +1, +2, +4; warps along n only. These are the fragments of PTX's
+// mma.sync.m16n8k{8k} (e.g. k = 2 for f16/bf16, 4 for 8-bit types).
+// Shared layouts map an element offset in shared memory to coordinates:
+// swizzled_shared XORs the vector index of a row's elements with
+// (row / perPhase) % maxPhase; nvmma_shared splits the contiguous dim into
+// tiles of swizzlingByteWidth bytes, each stored whole, with 16-byte chunks
+// XOR-ed by the row's phase (perPhase = 128 / width, maxPhase = width / 16).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,8 +59,74 @@ static LinearLayout removeZeroRegisterBases(const LinearLayout &layout) {
   return LinearLayout(bases, outs);
 }
 
+/// A layout built from explicit bases over dim0/dim1, fitted to `shape`.
+static LinearLayout fitted2D(std::vector<LinearLayout::InDimBases> bases, int32_t rows,
+                             int32_t cols, ArrayRef<int64_t> shape) {
+  std::vector<std::string> outs = outDimNames(2);
+  LinearLayout cta(std::move(bases), {{outs[0], rows}, {outs[1], cols}});
+  SmallVector<int32_t> shape32(shape.begin(), shape.end());
+  return ::tessera::ensureLayoutCoversShape(cta, shape32, outs) *
+         LinearLayout::zeros1D(1, "block", outs[0]);
+}
+
+/// Warp bases of an mma v2 layout: n first (log2 wn bits), then m.
+static std::vector<LinearLayout::BasisVec> mmaWarpBases(ttg::NvidiaMmaEncodingAttr mma,
+                                                        bool alongM, bool alongN,
+                                                        int32_t tileM, int32_t tileN) {
+  std::vector<LinearLayout::BasisVec> warps;
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  for (unsigned i = 1; i < wn; i *= 2)
+    warps.push_back({0, alongN ? tileN * int32_t(i) : 0});
+  for (unsigned i = 1; i < wm; i *= 2)
+    warps.push_back({alongM ? tileM * int32_t(i) : 0, 0});
+  return warps;
+}
+
+static bool isMmaV2(Attribute a) {
+  auto mma = dyn_cast<ttg::NvidiaMmaEncodingAttr>(a);
+  return mma && mma.getVersionMajor() == 2 && mma.getWarpsPerCTA().size() == 2;
+}
+
+static bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
 static std::optional<LinearLayout> layoutFor(ArrayRef<int64_t> shape,
                                              Attribute encoding) {
+  if (isMmaV2(encoding) && shape.size() == 2) {
+    auto mma = cast<ttg::NvidiaMmaEncodingAttr>(encoding);
+    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+    if (!isPow2(wm) || !isPow2(wn))
+      return std::nullopt;
+    return fitted2D({{"register", {{0, 1}, {8, 0}}},
+                     {"lane", {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
+                     {"warp", mmaWarpBases(mma, true, true, 16, 8)}},
+                    16 * wm, 8 * wn, shape);
+  }
+  if (auto dot = dyn_cast<ttg::DotOperandEncodingAttr>(encoding);
+      dot && isMmaV2(dot.getParent()) && shape.size() == 2) {
+    auto mma = cast<ttg::NvidiaMmaEncodingAttr>(dot.getParent());
+    int32_t k = dot.getKWidth();
+    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+    if (!isPow2(k) || !isPow2(wm) || !isPow2(wn))
+      return std::nullopt;
+    std::vector<LinearLayout::BasisVec> regs;
+    if (dot.getOpIdx() == 0) {
+      for (int32_t i = 1; i < k; i *= 2)
+        regs.push_back({0, i});
+      regs.push_back({8, 0});
+      regs.push_back({0, 4 * k});
+      return fitted2D({{"register", regs},
+                       {"lane", {{0, k}, {0, 2 * k}, {1, 0}, {2, 0}, {4, 0}}},
+                       {"warp", mmaWarpBases(mma, true, false, 16, 8)}},
+                      16 * wm, 8 * k, shape);
+    }
+    for (int32_t i = 1; i < k; i *= 2)
+      regs.push_back({i, 0});
+    regs.push_back({4 * k, 0});
+    return fitted2D({{"register", regs},
+                     {"lane", {{k, 0}, {2 * k, 0}, {0, 1}, {0, 2}, {0, 4}}},
+                     {"warp", mmaWarpBases(mma, false, true, 16, 8)}},
+                    8 * k, 8 * wn, shape);
+  }
   size_t rank = shape.size();
   std::vector<std::string> outs = outDimNames(rank);
   SmallVector<int32_t> shape32(shape.begin(), shape.end());
@@ -98,4 +177,64 @@ LinearLayout mlir::tessera::toLinearLayout(RankedTensorType type) {
 
 bool mlir::tessera::supportsLinearLayout(RankedTensorType type) {
   return type.getEncoding() && layoutFor(type.getShape(), type.getEncoding()).has_value();
+}
+
+/// Offset bases of a swizzled row-major stack: `contig` (the fastest dim) of
+/// size C holds runs of `vec` elements whose run index is XOR-ed with
+/// (row / perPhase) % maxPhase, rows along `rowDim`; `tileCols` > 0 splits the
+/// fastest dim into tiles of that many elements stored one after another.
+static LinearLayout swizzled(ArrayRef<int64_t> shape, ArrayRef<unsigned> order, int64_t vec,
+                             int64_t perPhase, int64_t maxPhase, int64_t tileCols) {
+  size_t rank = shape.size();
+  std::vector<std::string> outs = outDimNames(rank);
+  std::vector<LinearLayout::BasisVec> offset;
+  auto basis = [&](size_t dim, int64_t v, int64_t contigExtra) {
+    LinearLayout::BasisVec b(rank, 0);
+    b[dim] = int32_t(v);
+    if (contigExtra)
+      b[order[0]] = int32_t(contigExtra);
+    offset.push_back(b);
+  };
+  unsigned contig = order[0];
+  int64_t C = shape[contig];
+  int64_t W = tileCols > 0 ? std::min(tileCols, C) : C;
+  for (int64_t i = 1; i < W; i *= 2)
+    basis(contig, i, 0);
+  for (size_t o = 1; o < order.size(); ++o) {
+    unsigned d = order[o];
+    for (int64_t j = 1; j < shape[d]; j *= 2) {
+      int64_t phase = o == 1 ? (j / perPhase) % maxPhase : 0;
+      basis(d, j, (phase * vec) & (W - 1));
+    }
+  }
+  for (int64_t t = W; t < C; t *= 2)
+    basis(contig, t, 0);
+  std::vector<LinearLayout::DimSize> dims;
+  for (size_t d = 0; d < rank; ++d)
+    dims.push_back({outs[d], int32_t(shape[d])});
+  return LinearLayout({{"offset", offset}}, dims);
+}
+
+std::optional<LinearLayout> mlir::tessera::toSharedLinearLayout(ArrayRef<int64_t> shape,
+                                                                Attribute encoding) {
+  if (shape.empty() || !llvm::all_of(shape, isPow2))
+    return std::nullopt;
+  if (auto sw = dyn_cast<ttg::SwizzledSharedEncodingAttr>(encoding)) {
+    if (sw.getOrder().size() != shape.size() || !isPow2(sw.getVec()) ||
+        !isPow2(sw.getPerPhase()) || !isPow2(sw.getMaxPhase()))
+      return std::nullopt;
+    return swizzled(shape, sw.getOrder(), sw.getVec(), sw.getPerPhase(), sw.getMaxPhase(), 0);
+  }
+  if (auto nv = dyn_cast<ttg::NVMMASharedEncodingAttr>(encoding)) {
+    if (shape.size() != 2 || nv.getFp4Padded())
+      return std::nullopt;
+    int64_t bytes = std::max<int64_t>(nv.getElementBitWidth() / 8, 1);
+    int64_t width = nv.getSwizzlingByteWidth();
+    SmallVector<unsigned> order = nv.getTransposed() ? SmallVector<unsigned>{0, 1}
+                                                     : SmallVector<unsigned>{1, 0};
+    if (width == 0)
+      return swizzled(shape, order, 1, 1, 1, 0);
+    return swizzled(shape, order, 16 / bytes, 128 / width, width / 16, width / bytes);
+  }
+  return std::nullopt;
 }

@@ -39,6 +39,12 @@ private:
 /// otherwise).
 bool supportsLinearLayout(RankedTensorType type);
 
+/// The layout of a shared-memory buffer (swizzled_shared, nvmma_shared): from
+/// the element offset in shared memory (in dim "offset") to the tensor
+/// coordinates (dim0, dim1, ...); std::nullopt for other encodings.
+std::optional<::tessera::LinearLayout> toSharedLinearLayout(ArrayRef<int64_t> shape,
+                                                            Attribute encoding);
+
 /// How many elements of `type` each thread holds.
 int64_t getElemsPerThread(RankedTensorType type);
 

@@ -1,0 +1,44 @@
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(ttg-allocate-shared-memory, ttg-membar, convert-ttg-to-llvm, canonicalize, cse)' | FileCheck %s
+
+// nvidia_mma (v2) and dot_op layouts have LinearLayouts (LayoutConversions.cpp),
+// so tensors in them lower like any other: conversions through shared memory,
+// elementwise ops per owned element (32x32 over 128 threads: 8 each).
+// CHECK: module attributes {{.*}}ttg.shared = 4096 : i32
+// CHECK-LABEL: llvm.func @to_mma_and_back
+// CHECK-COUNT-8: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-8: llvm.call @__nv_expf
+// The second conversion reuses the bytes of the first: a barrier first.
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-8: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @to_mma_and_back(%x: tensor<32x32xf32, #blocked>) -> tensor<32x32xf32, #blocked> {
+    %m = ttg.convert_layout %x : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #mma>
+    %e = math.exp %m : tensor<32x32xf32, #mma>
+    %b = ttg.convert_layout %e : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #blocked>
+    tt.return %b : tensor<32x32xf32, #blocked>
+  }
+}
+
+// -----
+
+// A dot operand (A of m16n8k16, f16, kWidth 2): 16x16 over one warp, 8 halves
+// per thread.
+// CHECK-LABEL: llvm.func @dot_operand
+// CHECK-COUNT-8: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> f16
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#dot = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @dot_operand(%x: tensor<16x16xf16, #blocked>) -> tensor<16x16xf16, #dot> {
+    %a = ttg.convert_layout %x : tensor<16x16xf16, #blocked> -> tensor<16x16xf16, #dot>
+    tt.return %a : tensor<16x16xf16, #dot>
+  }
+}
