@@ -68,7 +68,8 @@ StageResult tessera::api::translateToLLVMIR(const std::string &mlirText,
 
 StageResult tessera::api::compileLLVMIRToPTX(const std::string &llvmIR, int cc,
                                              int ptxVersion,
-                                             const std::string &libdevicePath) {
+                                             const std::string &libdevicePath,
+                                             bool enableFPFusion) {
   StageResult result;
   llvm::LLVMContext context;
   llvm::SMDiagnostic err;
@@ -85,6 +86,7 @@ StageResult tessera::api::compileLLVMIRToPTX(const std::string &llvmIR, int cc,
   options.computeCapability = cc;
   options.ptxVersion = ptxVersion;
   options.libdevicePath = libdevicePath;
+  options.enableFPFusion = enableFPFusion;
   std::string error;
   if (!tessera::nvidia::translateToPTX(*module, options, result.output, error)) {
     result.diagnostics.push_back(plainError(error));

@@ -50,7 +50,7 @@ PYBIND11_MODULE(_C, m) {
         py::arg("buffer_name") = "<string>", py::call_guard<py::gil_scoped_release>(),
         "Translate a module in the LLVM dialect to LLVM IR text.");
   m.def("compile_ptx", &compileLLVMIRToPTX, py::arg("llvm_ir"), py::arg("cc"),
-        py::arg("ptx_version") = 84, py::arg("libdevice") = "",
+        py::arg("ptx_version") = 84, py::arg("libdevice") = "", py::arg("enable_fp_fusion") = true,
         py::call_guard<py::gil_scoped_release>(),
         "Compile LLVM IR to PTX for compute capability cc (90 = sm_90a).");
   m.def("find_libdevice", &findLibdevice, "Path of libdevice.10.bc, or ''.");

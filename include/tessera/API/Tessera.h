@@ -76,9 +76,12 @@ TESSERA_API StageResult translateToLLVMIR(const std::string &mlirText,
 
 /// Compiles LLVM IR text to PTX for compute capability `cc` (90 = sm_90a)
 /// with PTX ISA `ptxVersion` (84 = 8.4), linking libdevice when needed.
+/// `enableFPFusion` lets the backend fuse a multiply and an add into an fma
+/// (one rounding instead of two).
 TESSERA_API StageResult compileLLVMIRToPTX(const std::string &llvmIR, int cc,
                                            int ptxVersion = 84,
-                                           const std::string &libdevicePath = "");
+                                           const std::string &libdevicePath = "",
+                                           bool enableFPFusion = true);
 
 /// Where libdevice.10.bc was found ("" if nowhere).
 TESSERA_API std::string findLibdevice();

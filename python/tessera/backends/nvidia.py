@@ -112,7 +112,8 @@ def _stage(res, what, name):
     return res
 
 
-def compile_stages(ttir, name, cc, num_warps, num_stages, threads_per_warp=32, num_ctas=1, maxnreg=None):
+def compile_stages(ttir, name, cc, num_warps, num_stages, threads_per_warp=32, num_ctas=1, maxnreg=None,
+                   enable_fp_fusion=True):
     """All stages after TTIR: returns (asm dict, metadata dict)."""
     native = _core._native()
     asm = {}
@@ -129,7 +130,8 @@ def compile_stages(ttir, name, cc, num_warps, num_stages, threads_per_warp=32, n
     scratch_align = int(m.group(1)) if m else 1
     res = _stage(native.translate_to_llvmir(llvm_mlir, f"{name}.llvm.mlir"), "translating to LLVM IR", name)
     asm["llir"] = res.output
-    res = _stage(native.compile_ptx(asm["llir"], cc), "generating PTX for", name)
+    res = _stage(native.compile_ptx(asm["llir"], cc, enable_fp_fusion=bool(enable_fp_fusion)),
+                 "generating PTX for", name)
     asm["ptx"] = res.output
     cubin = assemble(asm["ptx"], cc, name, maxnreg=maxnreg)
     if cubin is not None:

@@ -143,14 +143,20 @@ def compile(fn, signature=None, constexprs=None, target="cuda:90", num_warps=4, 
         arg_types[pname], arg_attrs[pname] = _parse_sig_entry(pname, spec)
     key = ("compile", target, num_warps, num_stages, tuple(sorted((k, str(v)) for k, v in arg_types.items())),
            tuple(sorted((k, type(v).__name__, repr(v)) for k, v in consts.items())),
-           tuple(sorted((k, repr(v)) for k, v in arg_attrs.items())), options.get("stages", "all"))
+           tuple(sorted((k, repr(v)) for k, v in arg_attrs.items())),
+           tuple(sorted((k, repr(v)) for k, v in options.items())))
     cached = fn.cache.get(key)
     if cached is not None:
         check_globals(fn, cached.metadata["used_globals"])
         return cached
     full = options.get("stages", "all") == "all" and backend in BACKENDS
+    unknown_opts = set(options) - {"stages", "enable_fp_fusion", "maxnreg"}
+    if unknown_opts:
+        raise TypeError(f"tessera.compile: unknown option(s) {', '.join(sorted(unknown_opts))}")
     kernel = compile_cached(fn, arg_types, consts, arg_attrs, target,
-                            {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": 1},
+                            {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": 1,
+                             "maxnreg": options.get("maxnreg"),
+                             "enable_fp_fusion": bool(options.get("enable_fp_fusion", True))},
                             backend_stages=full)
     fn.cache[key] = kernel
     return kernel
@@ -181,7 +187,9 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
         more, stage_meta = BACKENDS[backend]().compile_stages(ttir, fn.__name__, arch, options["num_warps"],
                                                               options["num_stages"],
                                                               num_ctas=options.get("num_ctas", 1),
-                                                              maxnreg=options.get("maxnreg"))
+                                                              maxnreg=options.get("maxnreg"),
+                                                              enable_fp_fusion=options.get("enable_fp_fusion",
+                                                                                           True))
         asm.update(more)
     meta = {**stage_meta, "name": fn.__name__, "target": target, "backend": backend, "arch": arch,
             "num_warps": options["num_warps"], "num_stages": options["num_stages"],
@@ -259,11 +267,12 @@ def launch_miss(jit_fn, key, bound, options, device):
     num_stages = _option(options, "num_stages", 3, lambda v: isinstance(v, int) and v >= 1)
     num_ctas = _option(options, "num_ctas", 1, lambda v: v == 1)
     maxnreg = _option(options, "maxnreg", None, lambda v: isinstance(v, int) and 16 <= v <= 255)
+    fp_fusion = _option(options, "enable_fp_fusion", True, lambda v: isinstance(v, bool))
     spec = specialize.decode(jit_fn, key, specialization.NVIDIA)
     cc = nvidia.device_capability(device)
     kernel = compile_cached(jit_fn, spec.arg_types, spec.constexprs, spec.attrs, f"cuda:{cc}",
                             {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas,
-                             "maxnreg": maxnreg})
+                             "maxnreg": maxnreg, "enable_fp_fusion": fp_fusion})
     meta = kernel.metadata
     loaded = nvidia.LoadedKernel(kernel.asm, meta, device)
     meta.update(num_registers=loaded.info.num_registers, num_spills=loaded.info.num_spills, device=device)
