@@ -74,7 +74,7 @@ struct StageResult {
 TESSERA_API StageResult translateToLLVMIR(const std::string &mlirText,
                                           const std::string &bufferName = "<string>");
 
-/// Compiles LLVM IR text to PTX for compute capability `cc` (90 = sm_90a)
+/// Compiles LLVM IR text to PTX for compute capability `cc` (90 = sm_90)
 /// with PTX ISA `ptxVersion` (84 = 8.4), linking libdevice when needed.
 /// `enableFPFusion` lets the backend fuse a multiply and an add into an fma
 /// (one rounding instead of two).

@@ -67,7 +67,7 @@ def assemble(ptx, cc, name="kernel", maxnreg=None):
         dst = os.path.join(d, f"{name}.cubin")
         with open(src, "w") as f:
             f.write(ptx)
-        arch = "sm_90a" if cc == 90 else f"sm_{cc}"
+        arch = f"sm_{cc}"
         cmd = [ptxas, f"-arch={arch}", "-O3", src, "-o", dst]
         if maxnreg is not None:
             cmd.insert(1, f"--maxrregcount={int(maxnreg)}")

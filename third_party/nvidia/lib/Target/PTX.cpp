@@ -40,8 +40,8 @@ void LLVMInitializeNVPTXAsmPrinter();
 using namespace llvm;
 
 std::string tessera::nvidia::ptxProcessor(int cc) {
-  if (cc == 90)
-    return "sm_90a";
+  // Plain sm_XY: nothing generated yet needs the arch-specific sm_90a
+  // features (wgmma, setmaxnreg), and sm_XY PTX also runs on later GPUs.
   return "sm_" + std::to_string(cc);
 }
 

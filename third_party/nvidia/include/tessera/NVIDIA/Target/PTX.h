@@ -12,7 +12,7 @@ class Module;
 namespace tessera::nvidia {
 
 struct PTXOptions {
-  int computeCapability = 90; // sm_90 (90 selects sm_90a, for wgmma)
+  int computeCapability = 90; // sm_90
   int ptxVersion = 84;        // PTX ISA 8.4
   /// libdevice bitcode linked in when the module calls __nv_* functions
   /// (empty: look in $TESSERA_LIBDEVICE, $CUDA_HOME and /usr/local/cuda).
@@ -20,7 +20,7 @@ struct PTXOptions {
   bool enableFPFusion = true;
 };
 
-/// The PTX processor name for a compute capability (90 -> "sm_90a").
+/// The PTX processor name for a compute capability (90 -> "sm_90").
 std::string ptxProcessor(int computeCapability);
 
 /// Where libdevice.10.bc is, or "" when it cannot be found.
