@@ -7,9 +7,17 @@
 //    that share the same row (column) of the output share A (B) loads.
 //    Floating-point inputs compute in the accumulator's type (fp16/bf16
 //    upcast exactly); int8 accumulates in i32.
-// 3. A barrier protects the scratch buffer's next use.
-// This is the correctness path; tensor-core lowering (mma.sync, wgmma)
-// replaces it for performance. Not handled: batched (3-D) dots.
+// Boundary barriers come from ttg-membar.
+// On targets with mma.sync (hasMma16816), f16/bf16 dots with f32 accumulators
+// and M, N, K multiples of 16, 8, 16 use tensor cores instead:
+// 1. A, B and C go to shared memory row-major; a barrier.
+// 2. Each thread reads its fragments: A and B in the dot_op layouts of an
+//    nvidia_mma v2 parent (warps over m, then n), C in that mma layout;
+//    a barrier.
+// 3. For every 16x8 output tile, one mma.sync.m16n8k16 per 16 of K.
+// 4. The results go back through shared memory into the dot's result layout.
+// Not handled: batched (3-D) dots; the accumulator stays in the op's
+// (blocked) layout between dots, so it crosses shared memory each time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +25,9 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tessera;
@@ -24,6 +35,46 @@ using namespace mlir::tessera;
 namespace {
 
 int64_t bytesOf(Type t) { return std::max<int64_t>(t.getIntOrFloatBitWidth() / 8, 1); }
+
+int64_t align16(int64_t x) { return (x + 15) / 16 * 16; }
+
+/// Warps over the output of a dot lowered to mma.sync: m first (as many as
+/// 16-row tiles allow), the rest over n.
+struct MmaPlan {
+  unsigned wm, wn;
+};
+
+std::optional<MmaPlan> mmaPlan(tt::DotOp op) {
+  RankedTensorType aT = op.getA().getType(), bT = op.getB().getType(), cT = op.getC().getType();
+  if (aT.getRank() != 2 || !cT.getElementType().isF32())
+    return std::nullopt;
+  Type elt = aT.getElementType();
+  if (!(elt.isF16() || elt.isBF16()) || bT.getElementType() != elt)
+    return std::nullopt;
+  int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+  if (M % 16 || N % 8 || K % 16)
+    return std::nullopt;
+  auto module = op->getParentOfType<ModuleOp>();
+  auto target = module ? module->getAttrOfType<StringAttr>("ttg.target") : StringAttr();
+  auto warps = module ? module->getAttrOfType<IntegerAttr>("ttg.num-warps") : IntegerAttr();
+  if (!target || !warps)
+    return std::nullopt;
+  std::unique_ptr<TargetInfoBase> ti = createTargetInfo(target.getValue());
+  if (!ti || !ti->hasMma16816())
+    return std::nullopt;
+  unsigned numWarps = warps.getInt(), wm = 1;
+  while (wm * 2 <= numWarps && 16 * int64_t(wm) * 2 <= M)
+    wm *= 2;
+  return MmaPlan{wm, numWarps / wm};
+}
+
+/// Bytes of the mma path's staging: A, B (16-byte aligned each) and the f32
+/// accumulator.
+int64_t mmaScratchBytes(tt::DotOp op) {
+  RankedTensorType aT = op.getA().getType(), bT = op.getB().getType();
+  int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+  return align16(M * K * 2) + align16(K * N * 2) + M * N * 4;
+}
 
 struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -42,6 +93,8 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     auto offsetAttr = op->getAttrOfType<IntegerAttr>("ttg.scratch_offset");
     if (!offsetAttr)
       return op.emitError("tt.dot needs shared memory; run ttg-allocate-shared-memory first");
+    if (std::optional<MmaPlan> plan = mmaPlan(op))
+      return lowerWithMma(op, adaptor, rewriter, *plan, offsetAttr.getInt());
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     Type aElt = tc.convertElementType(aT.getElementType());
     Type bElt = tc.convertElementType(bT.getElementType());
@@ -126,6 +179,125 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(cT), acc));
     return success();
   }
+
+  LogicalResult lowerWithMma(tt::DotOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter,
+                             MmaPlan plan, int64_t offset) const {
+    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const TargetInfoBase &ti = tc.getTargetInfo();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType aT = op.getA().getType(), bT = op.getB().getType(), cT = op.getC().getType();
+    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    bool bf16 = aT.getElementType().isBF16();
+    Type half = tc.convertElementType(aT.getElementType());
+    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+    auto cta = ttg::CTALayoutAttr::getDefault(ctx, 2);
+    auto mma = ttg::NvidiaMmaEncodingAttr::get(ctx, 2, 0, {plan.wm, plan.wn}, cta, {16, 8});
+    auto aOpT = RankedTensorType::get({M, K}, aT.getElementType(),
+                                      ttg::DotOperandEncodingAttr::get(ctx, 0, mma, 2));
+    auto bOpT = RankedTensorType::get({K, N}, bT.getElementType(),
+                                      ttg::DotOperandEncodingAttr::get(ctx, 1, mma, 2));
+    auto accT = RankedTensorType::get({M, N}, cT.getElementType(), mma);
+
+    auto smemPtr = LLVM::LLVMPointerType::get(ctx, ti.getSharedAddressSpace());
+    Value base = getSharedMemoryAddress(rewriter, loc, op, ti, offset);
+    auto at = [&](int64_t bytes) {
+      return LLVM::GEPOp::create(rewriter, loc, smemPtr, rewriter.getI8Type(), base,
+                                 ValueRange{i32Val(rewriter, loc, bytes)})
+          .getResult();
+    };
+    Value aBase = base, bBase = at(align16(M * K * 2)),
+          cBase = at(align16(M * K * 2) + align16(K * N * 2));
+    auto addr = [&](Value buf, Type elt, ArrayRef<Value> c, int64_t cols) {
+      Value flat = LLVM::AddOp::create(
+          rewriter, loc, LLVM::MulOp::create(rewriter, loc, c[0], i32Val(rewriter, loc, cols)),
+          c[1]);
+      return LLVM::GEPOp::create(rewriter, loc, smemPtr, elt, buf, ValueRange{flat}).getResult();
+    };
+    auto store = [&](ValueRange values, RankedTensorType t, Value buf, Type elt, int64_t cols) {
+      for (auto [v, c] : llvm::zip(values, emitIndices(rewriter, loc, ti, t)))
+        LLVM::StoreOp::create(rewriter, loc, v, addr(buf, elt, c, cols));
+    };
+    auto load = [&](RankedTensorType t, Value buf, Type elt, int64_t cols) {
+      SmallVector<Value> out;
+      for (auto &c : emitIndices(rewriter, loc, ti, t))
+        out.push_back(LLVM::LoadOp::create(rewriter, loc, elt, addr(buf, elt, c, cols)));
+      return out;
+    };
+
+    // 1-2. Stage everything row-major, then read the fragments.
+    store(unpackStruct(rewriter, loc, adaptor.getA()), aT, aBase, half, K);
+    store(unpackStruct(rewriter, loc, adaptor.getB()), bT, bBase, half, N);
+    store(unpackStruct(rewriter, loc, adaptor.getC()), cT, cBase, f32, N);
+    ti.barrier(rewriter, loc);
+    SmallVector<Value> aV = load(aOpT, aBase, half, K), bV = load(bOpT, bBase, half, N),
+                       cV = load(accT, cBase, f32, N);
+    ti.barrier(rewriter, loc);
+
+    // 3. Group registers into instruction tiles by their constant coordinates:
+    //    A (m tile, k tile) -> 8 halves, B (k tile, n tile) -> 4, C (m, n) -> 4,
+    //    in the order of PTX's fragments.
+    using Key = std::pair<int32_t, int32_t>;
+    std::map<Key, SmallVector<Value>> aTiles, bTiles, cTiles;
+    std::map<Key, SmallVector<unsigned>> cRegs;
+    auto place = [](std::map<Key, SmallVector<Value>> &m, Key k, unsigned n, unsigned pos, Value v) {
+      auto &t = m[k];
+      t.resize(n);
+      t[pos] = v;
+    };
+    auto aCoords = registerCoordinates(toLinearLayout(aOpT));
+    for (auto [r, c] : llvm::enumerate(aCoords))
+      place(aTiles, {c[0] / 16, c[1] / 16}, 8,
+            (c[1] % 2) + 2 * ((c[0] % 16) / 8) + 4 * ((c[1] % 16) / 8), aV[r]);
+    auto bCoords = registerCoordinates(toLinearLayout(bOpT));
+    for (auto [r, c] : llvm::enumerate(bCoords))
+      place(bTiles, {c[0] / 16, c[1] / 8}, 4, (c[0] % 2) + 2 * ((c[0] % 16) / 8), bV[r]);
+    auto cCoords = registerCoordinates(toLinearLayout(accT));
+    for (auto [r, c] : llvm::enumerate(cCoords)) {
+      Key k{c[0] / 16, c[1] / 8};
+      unsigned pos = (c[1] % 2) + 2 * ((c[0] % 16) / 8);
+      place(cTiles, k, 4, pos, cV[r]);
+      auto &regs = cRegs[k];
+      regs.resize(4);
+      regs[pos] = r;
+    }
+    auto pack = [&](Value lo, Value hi) {
+      auto vecTy = VectorType::get({2}, half);
+      Value v = LLVM::UndefOp::create(rewriter, loc, vecTy);
+      v = LLVM::InsertElementOp::create(rewriter, loc, v, lo, i32Val(rewriter, loc, 0));
+      v = LLVM::InsertElementOp::create(rewriter, loc, v, hi, i32Val(rewriter, loc, 1));
+      return LLVM::BitcastOp::create(rewriter, loc, i32, v).getResult();
+    };
+    SmallVector<Value> dV = cV;
+    for (auto &[ck, acc] : cTiles) {
+      SmallVector<Value> d(acc.begin(), acc.end());
+      for (auto &[ak, aFrag] : aTiles) {
+        if (ak.first != ck.first)
+          continue;
+        auto bIt = bTiles.find({ak.second, ck.second});
+        if (bIt == bTiles.end())
+          return op.emitOpError("internal error: no B fragment for an A fragment of the mma.sync "
+                                "lowering (a Tessera bug)");
+        SmallVector<Value> a, b;
+        for (int i = 0; i < 8; i += 2)
+          a.push_back(pack(aFrag[i], aFrag[i + 1]));
+        for (int i = 0; i < 4; i += 2)
+          b.push_back(pack(bIt->second[i], bIt->second[i + 1]));
+        d = ti.mma16816(rewriter, loc, a, b, d, bf16);
+        if (d.size() != 4)
+          return op.emitOpError("the target has no mma.sync m16n8k16");
+      }
+      for (unsigned i = 0; i < 4; ++i)
+        dV[cRegs[ck][i]] = d[i];
+    }
+
+    // 4. Back to the result's layout through shared memory.
+    store(dV, accT, cBase, f32, N);
+    ti.barrier(rewriter, loc);
+    SmallVector<Value> out = load(cT, cBase, f32, N);
+    rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(cT), out));
+    return success();
+  }
 };
 
 } // namespace
@@ -134,6 +306,8 @@ int64_t mlir::tessera::getDotScratchBytes(Operation *op) {
   auto dot = dyn_cast<tt::DotOp>(op);
   if (!dot || dot.getA().getType().getRank() != 2)
     return 0;
+  if (mmaPlan(dot))
+    return mmaScratchBytes(dot);
   auto aT = dot.getA().getType(), bT = dot.getB().getType();
   return aT.getNumElements() * bytesOf(aT.getElementType()) + bT.getNumElements() * bytesOf(bT.getElementType());
 }

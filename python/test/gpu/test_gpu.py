@@ -183,3 +183,19 @@ def test_gather_along_rows_and_1d():
     out1 = torch.zeros(512, device="cuda").half()
     gather_1d[(1,)](src1, idx1, out1, N=256, K=512)
     assert torch.equal(out1, src1[idx1])
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+@pytest.mark.parametrize("shape, warps", [((16, 16, 16), 1), ((64, 64, 32), 4), ((128, 64, 64), 4),
+                                          ((32, 128, 64), 8), ((64, 32, 16), 2), ((16, 128, 32), 4)])
+def test_tensor_core_dot_matches_torch(dtype, shape, warps):
+    from test.unit.compiler.test_dot_lowering import dot_tile
+    tdt = {"fp16": torch.float16, "bf16": torch.bfloat16}[dtype]
+    BM, BN, BK = shape
+    a = torch.randn(BM, BK, device="cuda").to(tdt)
+    b = torch.randn(BK, BN, device="cuda").to(tdt)
+    acc = torch.randn(BM, BN, device="cuda")
+    c = torch.empty(BM, BN, device="cuda")
+    k = dot_tile[(1,)](a, b, c, acc, BM=BM, BN=BN, BK=BK, num_warps=warps)
+    assert "mma.sync" in k.asm["ptx"]
+    torch.testing.assert_close(c, acc + a.float() @ b.float(), rtol=1e-3, atol=1e-3)

@@ -60,10 +60,15 @@ tt.func public @softmax_like(%p: !tt.ptr<f32>) {
 
 // -----
 
-// The module records how much shared memory the kernel needs.
+// The module records how much shared memory the kernel needs. An f16 dot
+// with an f32 accumulator on sm_90 runs on tensor cores: 32x32 over 2x2
+// warps, 16x16 each, is two mma.sync m16n8k16 per thread.
 // CHECK: module attributes {{.*}}ttg.shared = {{[1-9][0-9]*}} : i32
 // CHECK-LABEL: llvm.func @dot
-// CHECK: llvm.intr.fma
+// CHECK-COUNT-2: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-NOT: mma.sync
+// CHECK-NOT: llvm.intr.fma
+// CHECK: llvm.return
 tt.func public @dot(%a: tensor<32x16xf16>, %b: tensor<16x32xf16>, %p: !tt.ptr<f32>) {
   %c = arith.constant dense<0.0> : tensor<32x32xf32>
   %d = tt.dot %a, %b, %c : tensor<32x16xf16> * tensor<16x32xf16> -> tensor<32x32xf32>
@@ -76,5 +81,23 @@ tt.func public @dot(%a: tensor<32x16xf16>, %b: tensor<16x32xf16>, %p: !tt.ptr<f3
   %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
   %q = tt.addptr %ps, %r : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
   tt.store %q, %s : tensor<32x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// f32 inputs keep the exact FMA path (no tf32).
+// CHECK-LABEL: llvm.func @dot_f32
+// CHECK-NOT: mma.sync
+// CHECK: llvm.intr.fma
+tt.func public @dot_f32(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %p: !tt.ptr<f32>) {
+  %c = arith.constant dense<0.0> : tensor<32x32xf32>
+  %d = tt.dot %a, %b, %c : tensor<32x16xf32> * tensor<16x32xf32> -> tensor<32x32xf32>
+  %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %e = tt.expand_dims %r {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %f = tt.broadcast %e : tensor<32x1xi32> -> tensor<32x32xi32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>>
+  %q = tt.addptr %ps, %f : tensor<32x32x!tt.ptr<f32>>, tensor<32x32xi32>
+  tt.store %q, %d : tensor<32x32x!tt.ptr<f32>>
   tt.return
 }

@@ -110,6 +110,17 @@ public:
 
   /// Marks `func` as a kernel launched with `numThreads` threads per block.
   virtual void markAsKernel(Operation *func, int numThreads) const = 0;
+
+  /// Whether the target has a warp-level 16x8x16 matrix multiply-add with
+  /// f16 or bf16 inputs and f32 accumulators (NVIDIA's mma.sync.m16n8k16).
+  virtual bool hasMma16816() const { return false; }
+  /// d = a * b + c on one warp's fragments: `a` 4 x i32 (8 halves), `b`
+  /// 2 x i32 (4 halves), `c` 4 x f32, laid out as the nvidia_mma v2 / dot_op
+  /// layouts say (LayoutConversions.cpp). Returns the 4 f32 of d.
+  virtual SmallVector<Value> mma16816(OpBuilder &b, Location loc, ValueRange a, ValueRange bFrag,
+                                      ValueRange c, bool bf16) const {
+    return {};
+  }
 };
 
 /// Creates the target info for a "ttg.target" string such as "cuda:90";

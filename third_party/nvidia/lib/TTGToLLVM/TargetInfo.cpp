@@ -438,6 +438,30 @@ public:
 
   // cvt between f16x2/f32 and e4m3x2/e5m2x2 exists from sm_89 (PTX 7.8).
   // One element goes through the low half of each packed register.
+  bool hasMma16816() const override { return cc >= 80; }
+
+  SmallVector<Value> mma16816(OpBuilder &b, Location loc, ValueRange a, ValueRange bFrag,
+                              ValueRange c, bool bf16) const override {
+    Type f32 = b.getF32Type();
+    auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+    SmallVector<Value> operands(a.begin(), a.end());
+    operands.append(bFrag.begin(), bFrag.end());
+    operands.append(c.begin(), c.end());
+    std::string asmStr = std::string("mma.sync.aligned.m16n8k16.row.col.f32.") +
+                         (bf16 ? "bf16.bf16" : "f16.f16") +
+                         ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+                         "{$10, $11, $12, $13};";
+    auto op = LLVM::InlineAsmOp::create(
+        b, loc, TypeRange{resTy}, operands, asmStr, "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f",
+        /*has_side_effects=*/false, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+    SmallVector<Value> d;
+    for (int i = 0; i < 4; ++i)
+      d.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
+    return d;
+  }
+
   Value truncToFp8(OpBuilder &b, Location loc, Value value,
                    Type fp8Type) const override {
     StringRef name = ptxFp8Name(fp8Type);
