@@ -45,27 +45,24 @@ struct MmaPlan {
 };
 
 std::optional<MmaPlan> mmaPlan(tt::DotOp op) {
-  RankedTensorType aT = op.getA().getType(), bT = op.getB().getType(), cT = op.getC().getType();
-  if (aT.getRank() != 2 || !cT.getElementType().isF32())
+  auto warps = getMmaV2Warps(op.getA().getType(), op.getB().getType(), op.getC().getType(),
+                             op->getParentOfType<ModuleOp>());
+  if (!warps)
     return std::nullopt;
-  Type elt = aT.getElementType();
-  if (!(elt.isF16() || elt.isBF16()) || bT.getElementType() != elt)
-    return std::nullopt;
-  int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-  if (M % 16 || N % 8 || K % 16)
-    return std::nullopt;
-  auto module = op->getParentOfType<ModuleOp>();
-  auto target = module ? module->getAttrOfType<StringAttr>("ttg.target") : StringAttr();
-  auto warps = module ? module->getAttrOfType<IntegerAttr>("ttg.num-warps") : IntegerAttr();
-  if (!target || !warps)
-    return std::nullopt;
-  std::unique_ptr<TargetInfoBase> ti = createTargetInfo(target.getValue());
-  if (!ti || !ti->hasMma16816())
-    return std::nullopt;
-  unsigned numWarps = warps.getInt(), wm = 1;
-  while (wm * 2 <= numWarps && 16 * int64_t(wm) * 2 <= M)
-    wm *= 2;
-  return MmaPlan{wm, numWarps / wm};
+  return MmaPlan{warps->first, warps->second};
+}
+
+/// Whether a dot's operands already are in dot_op layouts of an mma v2
+/// accumulator layout (ttg-accelerate-matmul): its fragments are registers.
+bool inMmaLayouts(tt::DotOp op) {
+  auto mma = dyn_cast_or_null<ttg::NvidiaMmaEncodingAttr>(op.getC().getType().getEncoding());
+  auto a = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(op.getA().getType().getEncoding());
+  auto b = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(op.getB().getType().getEncoding());
+  return mma && a && b && mma.getVersionMajor() == 2 && a.getParent() == mma &&
+         b.getParent() == mma && a.getKWidth() == 2 && b.getKWidth() == 2 &&
+         op.getType().getEncoding() == mma && op.getC().getType().getElementType().isF32() &&
+         (op.getA().getType().getElementType().isF16() ||
+          op.getA().getType().getElementType().isBF16());
 }
 
 /// Bytes of the mma path's staging: A, B (16-byte aligned each) and the f32
@@ -74,6 +71,69 @@ int64_t mmaScratchBytes(tt::DotOp op) {
   RankedTensorType aT = op.getA().getType(), bT = op.getB().getType();
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   return align16(M * K * 2) + align16(K * N * 2) + M * N * 4;
+}
+
+/// d = a * b + c on tensor cores, for operands in the dot_op layouts (kWidth
+/// 2) of the mma v2 layout of c: registers are grouped into instruction tiles
+/// by their constant coordinates (A: m tile, k tile -> 8 halves; B: k tile,
+/// n tile -> 4; C: m, n -> 4, in the order of PTX's fragments), and each
+/// output tile gets one mma.sync per 16 of K. Returns d in c's register
+/// order; empty when the target has no mma.sync or a fragment is missing.
+SmallVector<Value> mmaOnFragments(OpBuilder &rewriter, Location loc, const TargetInfoBase &ti,
+                                  RankedTensorType aOpT, RankedTensorType bOpT,
+                                  RankedTensorType accT, ArrayRef<Value> aV, ArrayRef<Value> bV,
+                                  ArrayRef<Value> cV, Type half, bool bf16) {
+  Type i32 = rewriter.getI32Type();
+  using Key = std::pair<int32_t, int32_t>;
+  std::map<Key, SmallVector<Value>> aTiles, bTiles, cTiles;
+  std::map<Key, SmallVector<unsigned>> cRegs;
+  auto place = [](std::map<Key, SmallVector<Value>> &m, Key k, unsigned n, unsigned pos, Value v) {
+    auto &t = m[k];
+    t.resize(n);
+    t[pos] = v;
+  };
+  for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(aOpT))))
+    place(aTiles, {c[0] / 16, c[1] / 16}, 8,
+          (c[1] % 2) + 2 * ((c[0] % 16) / 8) + 4 * ((c[1] % 16) / 8), aV[r]);
+  for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(bOpT))))
+    place(bTiles, {c[0] / 16, c[1] / 8}, 4, (c[0] % 2) + 2 * ((c[0] % 16) / 8), bV[r]);
+  for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(accT)))) {
+    Key k{c[0] / 16, c[1] / 8};
+    unsigned pos = (c[1] % 2) + 2 * ((c[0] % 16) / 8);
+    place(cTiles, k, 4, pos, cV[r]);
+    auto &regs = cRegs[k];
+    regs.resize(4);
+    regs[pos] = r;
+  }
+  auto pack = [&](Value lo, Value hi) {
+    auto vecTy = VectorType::get({2}, half);
+    Value v = LLVM::UndefOp::create(rewriter, loc, vecTy);
+    v = LLVM::InsertElementOp::create(rewriter, loc, v, lo, i32Val(rewriter, loc, 0));
+    v = LLVM::InsertElementOp::create(rewriter, loc, v, hi, i32Val(rewriter, loc, 1));
+    return LLVM::BitcastOp::create(rewriter, loc, i32, v).getResult();
+  };
+  SmallVector<Value> dV(cV.begin(), cV.end());
+  for (auto &[ck, acc] : cTiles) {
+    SmallVector<Value> d(acc.begin(), acc.end());
+    for (auto &[ak, aFrag] : aTiles) {
+      if (ak.first != ck.first)
+        continue;
+      auto bIt = bTiles.find({ak.second, ck.second});
+      if (bIt == bTiles.end())
+        return {};
+      SmallVector<Value> a, b;
+      for (int i = 0; i < 8; i += 2)
+        a.push_back(pack(aFrag[i], aFrag[i + 1]));
+      for (int i = 0; i < 4; i += 2)
+        b.push_back(pack(bIt->second[i], bIt->second[i + 1]));
+      d = ti.mma16816(rewriter, loc, a, b, d, bf16);
+      if (d.size() != 4)
+        return {};
+    }
+    for (unsigned i = 0; i < 4; ++i)
+      dV[cRegs[ck][i]] = d[i];
+  }
+  return dV;
 }
 
 struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
@@ -90,6 +150,16 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     for (RankedTensorType t : {aT, bT, cT})
       if (!supportsLinearLayout(t))
         return op.emitError("unsupported operand layout for a dot");
+    if (inMmaLayouts(op)) {
+      SmallVector<Value> d = mmaOnFragments(
+          rewriter, loc, ti, aT, bT, cT, unpackStruct(rewriter, loc, adaptor.getA()),
+          unpackStruct(rewriter, loc, adaptor.getB()), unpackStruct(rewriter, loc, adaptor.getC()),
+          tc.convertElementType(aT.getElementType()), aT.getElementType().isBF16());
+      if (d.empty())
+        return op.emitOpError("the target has no mma.sync m16n8k16");
+      rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(cT), d));
+      return success();
+    }
     auto offsetAttr = op->getAttrOfType<IntegerAttr>("ttg.scratch_offset");
     if (!offsetAttr)
       return op.emitError("tt.dot needs shared memory; run ttg-allocate-shared-memory first");
@@ -234,62 +304,10 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
                        cV = load(accT, cBase, f32, N);
     ti.barrier(rewriter, loc);
 
-    // 3. Group registers into instruction tiles by their constant coordinates:
-    //    A (m tile, k tile) -> 8 halves, B (k tile, n tile) -> 4, C (m, n) -> 4,
-    //    in the order of PTX's fragments.
-    using Key = std::pair<int32_t, int32_t>;
-    std::map<Key, SmallVector<Value>> aTiles, bTiles, cTiles;
-    std::map<Key, SmallVector<unsigned>> cRegs;
-    auto place = [](std::map<Key, SmallVector<Value>> &m, Key k, unsigned n, unsigned pos, Value v) {
-      auto &t = m[k];
-      t.resize(n);
-      t[pos] = v;
-    };
-    auto aCoords = registerCoordinates(toLinearLayout(aOpT));
-    for (auto [r, c] : llvm::enumerate(aCoords))
-      place(aTiles, {c[0] / 16, c[1] / 16}, 8,
-            (c[1] % 2) + 2 * ((c[0] % 16) / 8) + 4 * ((c[1] % 16) / 8), aV[r]);
-    auto bCoords = registerCoordinates(toLinearLayout(bOpT));
-    for (auto [r, c] : llvm::enumerate(bCoords))
-      place(bTiles, {c[0] / 16, c[1] / 8}, 4, (c[0] % 2) + 2 * ((c[0] % 16) / 8), bV[r]);
-    auto cCoords = registerCoordinates(toLinearLayout(accT));
-    for (auto [r, c] : llvm::enumerate(cCoords)) {
-      Key k{c[0] / 16, c[1] / 8};
-      unsigned pos = (c[1] % 2) + 2 * ((c[0] % 16) / 8);
-      place(cTiles, k, 4, pos, cV[r]);
-      auto &regs = cRegs[k];
-      regs.resize(4);
-      regs[pos] = r;
-    }
-    auto pack = [&](Value lo, Value hi) {
-      auto vecTy = VectorType::get({2}, half);
-      Value v = LLVM::UndefOp::create(rewriter, loc, vecTy);
-      v = LLVM::InsertElementOp::create(rewriter, loc, v, lo, i32Val(rewriter, loc, 0));
-      v = LLVM::InsertElementOp::create(rewriter, loc, v, hi, i32Val(rewriter, loc, 1));
-      return LLVM::BitcastOp::create(rewriter, loc, i32, v).getResult();
-    };
-    SmallVector<Value> dV = cV;
-    for (auto &[ck, acc] : cTiles) {
-      SmallVector<Value> d(acc.begin(), acc.end());
-      for (auto &[ak, aFrag] : aTiles) {
-        if (ak.first != ck.first)
-          continue;
-        auto bIt = bTiles.find({ak.second, ck.second});
-        if (bIt == bTiles.end())
-          return op.emitOpError("internal error: no B fragment for an A fragment of the mma.sync "
-                                "lowering (a Tessera bug)");
-        SmallVector<Value> a, b;
-        for (int i = 0; i < 8; i += 2)
-          a.push_back(pack(aFrag[i], aFrag[i + 1]));
-        for (int i = 0; i < 4; i += 2)
-          b.push_back(pack(bIt->second[i], bIt->second[i + 1]));
-        d = ti.mma16816(rewriter, loc, a, b, d, bf16);
-        if (d.size() != 4)
-          return op.emitOpError("the target has no mma.sync m16n8k16");
-      }
-      for (unsigned i = 0; i < 4; ++i)
-        dV[cRegs[ck][i]] = d[i];
-    }
+    // 3. One mma.sync per 16x8 output tile and 16 of K.
+    SmallVector<Value> dV = mmaOnFragments(rewriter, loc, ti, aOpT, bOpT, accT, aV, bV, cV, half, bf16);
+    if (dV.empty())
+      return op.emitOpError("the target has no mma.sync m16n8k16");
 
     // 4. Back to the result's layout through shared memory.
     store(dV, accT, cBase, f32, N);
@@ -302,9 +320,33 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
 
 } // namespace
 
+std::optional<std::pair<unsigned, unsigned>>
+mlir::tessera::getMmaV2Warps(RankedTensorType aT, RankedTensorType bT, RankedTensorType cT,
+                             ModuleOp module) {
+  if (aT.getRank() != 2 || !cT.getElementType().isF32())
+    return std::nullopt;
+  Type elt = aT.getElementType();
+  if (!(elt.isF16() || elt.isBF16()) || bT.getElementType() != elt)
+    return std::nullopt;
+  int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+  if (M % 16 || N % 8 || K % 16)
+    return std::nullopt;
+  auto target = module ? module->getAttrOfType<StringAttr>("ttg.target") : StringAttr();
+  auto warps = module ? module->getAttrOfType<IntegerAttr>("ttg.num-warps") : IntegerAttr();
+  if (!target || !warps)
+    return std::nullopt;
+  std::unique_ptr<TargetInfoBase> ti = createTargetInfo(target.getValue());
+  if (!ti || !ti->hasMma16816())
+    return std::nullopt;
+  unsigned numWarps = warps.getInt(), wm = 1;
+  while (wm * 2 <= numWarps && 16 * int64_t(wm) * 2 <= M)
+    wm *= 2;
+  return std::make_pair(wm, numWarps / wm);
+}
+
 int64_t mlir::tessera::getDotScratchBytes(Operation *op) {
   auto dot = dyn_cast<tt::DotOp>(op);
-  if (!dot || dot.getA().getType().getRank() != 2)
+  if (!dot || dot.getA().getType().getRank() != 2 || inMmaLayouts(dot))
     return 0;
   if (mmaPlan(dot))
     return mmaScratchBytes(dot);

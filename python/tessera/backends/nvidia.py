@@ -84,7 +84,7 @@ def assemble(ptx, cc, name="kernel", maxnreg=None):
 
 def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc):
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
-            f"num-ctas={num_ctas} target=cuda:{cc}}}, canonicalize, cse)")
+            f"num-ctas={num_ctas} target=cuda:{cc}}}, ttg-accelerate-matmul, canonicalize, cse)")
 
 
 LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "

@@ -57,6 +57,13 @@ void populateDotOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
 /// Bytes of shared scratch memory a tt.dot needs.
 int64_t getDotScratchBytes(Operation *op);
 
+/// Warps (over m, over n) of the nvidia_mma v2 layout a dot with these
+/// operand and accumulator types would use on the module's target, or
+/// std::nullopt when the target has no mma.sync m16n8k16 or the types do not
+/// fit it (f16/bf16 operands, f32 accumulator, rank 2, M % 16, N % 8, K % 16).
+std::optional<std::pair<unsigned, unsigned>>
+getMmaV2Warps(RankedTensorType a, RankedTensorType b, RankedTensorType c, ModuleOp module);
+
 /// tt.scan: in-thread, across lanes by shuffles, across warps through shared
 /// scratch memory (offset from ttg-allocate-shared-memory).
 void populateScanOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,

@@ -1,0 +1,67 @@
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:90}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:75}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s --check-prefix=SM75
+
+// ttg-accelerate-matmul (lib/Conversion/TTToTTG/TTToTTG.cpp).
+
+// A K loop: `acc + dot(a, b, 0)` becomes `dot(a, b, acc)`, the dot moves to
+// mma / dot_op layouts (64 rows: 4 warps over m), and the accumulator is
+// carried in the mma layout: one conversion before the loop, one after.
+// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @k_loop
+// CHECK: %[[INIT:.*]] = ttg.convert_layout %{{.*}} -> tensor<64x64xf32, #[[MMA]]>
+// CHECK: %[[LOOP:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64x64xf32, #[[MMA]]>)
+// CHECK: %[[A:.*]] = ttg.convert_layout {{.*}} -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>>
+// CHECK: %[[B:.*]] = ttg.convert_layout {{.*}} -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 2}>>
+// CHECK: %[[D:.*]] = tt.dot %[[A]], %[[B]], %[[ACC]]
+// CHECK-NOT: arith.addf
+// CHECK: scf.yield %[[D]] : tensor<64x64xf32, #[[MMA]]>
+// CHECK: ttg.convert_layout %[[LOOP]] : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #{{.*}}>
+// Before sm_80 there is no mma.sync m16n8k16: the dot keeps its blocked layout
+// (the accumulation still folds into it).
+// SM75-NOT: nvidia_mma
+// SM75-LABEL: tt.func public @k_loop
+// SM75: tt.dot {{.*}} -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+tt.func public @k_loop(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ra = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %rb = tt.splat %b : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %x = tt.load %ra : tensor<64x32x!tt.ptr<f16>>
+    %y = tt.load %rb : tensor<32x64x!tt.ptr<f16>>
+    %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %s = arith.addf %acc, %d : tensor<64x64xf32>
+    scf.yield %s : tensor<64x64xf32>
+  }
+  %rc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  tt.store %rc, %r : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Negative cases: f32 operands stay (exact FMA path); an accumulator the
+// loop also uses in its own layout is not carried in the mma layout.
+// CHECK-LABEL: tt.func public @not_accelerated
+// CHECK: tt.dot {{.*}} -> tensor<32x32xf32, #{{blocked[0-9]*}}>
+// CHECK: scf.for {{.*}} -> (tensor<32x32xf32, #{{blocked[0-9]*}}>)
+// CHECK: tt.dot {{.*}} -> tensor<32x32xf32, #[[MMA2:mma[0-9]*]]>
+tt.func public @not_accelerated(%p: !tt.ptr<f32>, %q: !tt.ptr<f16>, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<32x32xf32>
+  %pa = tt.splat %p : !tt.ptr<f32> -> tensor<32x32x!tt.ptr<f32>>
+  %x = tt.load %pa : tensor<32x32x!tt.ptr<f32>>
+  %d = tt.dot %x, %x, %zero : tensor<32x32xf32> * tensor<32x32xf32> -> tensor<32x32xf32>
+  tt.store %pa, %d : tensor<32x32x!tt.ptr<f32>>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %qa = tt.splat %q : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<32x32xf32>) : i32 {
+    %h = tt.load %qa : tensor<32x32x!tt.ptr<f16>>
+    tt.store %pa, %acc : tensor<32x32x!tt.ptr<f32>>
+    %e = tt.dot %h, %h, %acc : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+    scf.yield %e : tensor<32x32xf32>
+  }
+  tt.store %pa, %r : tensor<32x32x!tt.ptr<f32>>
+  tt.return
+}
