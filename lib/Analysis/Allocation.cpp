@@ -78,7 +78,10 @@ void Allocation::addExplicit(Operation *alloc) {
         work.push_back(user->getResult(0));
         continue;
       }
-      if (user->hasTrait<OpTrait::IsTerminator>()) {
+      // Leaving through a terminator, or into an op with regions (a loop's
+      // init operand becomes its block argument): kept to the end, since
+      // those aliases are not followed.
+      if (user->hasTrait<OpTrait::IsTerminator>() || user->getNumRegions() > 0) {
         end = lastPoint;
         continue;
       }

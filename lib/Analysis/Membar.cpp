@@ -103,16 +103,22 @@ MembarAnalysis::State MembarAnalysis::visitOp(Operation *op, State in) {
   if (isa<scf::ForOp, scf::WhileOp>(op)) {
     // Iterate the body (for while: before, then after) until what is pending
     // at its entry stops growing; a later iteration sees the previous one's
-    // accesses. Barriers found on the way stay (they only ever add).
+    // accesses. Barriers found on the way stay (they only ever add). A for
+    // loop exits from its entry state; a while loop right after its `before`
+    // region.
+    bool isWhile = isa<scf::WhileOp>(op);
     State entry = in;
     for (int iter = 0; iter < 64; ++iter) {
-      State s = entry;
-      for (Region &r : op->getRegions())
+      State s = entry, afterBefore;
+      for (auto [i, r] : llvm::enumerate(op->getRegions())) {
         s = visitRegion(r, s);
+        if (i == 0)
+          afterBefore = s;
+      }
       State next = in;
       next.join(s);
       if (next == entry)
-        return next;
+        return isWhile ? afterBefore : next;
       entry = next;
     }
     State all;
@@ -146,7 +152,8 @@ MembarAnalysis::State MembarAnalysis::visitRegion(Region &region, State in) {
   llvm::DenseMap<Block *, State> entry, exit;
   entry[&region.front()] = in;
   bool changed = true;
-  for (int iter = 0; changed && iter < 64; ++iter) {
+  int iter = 0;
+  for (; changed && iter < 256; ++iter) {
     changed = false;
     for (Block &b : region) {
       State s = entry.lookup(&b);
@@ -166,6 +173,18 @@ MembarAnalysis::State MembarAnalysis::visitRegion(Region &region, State in) {
         }
       }
     }
+  }
+  if (changed) {
+    // No fixed point in time: a barrier before every access of the region,
+    // and everything pending after it.
+    region.walk([&](Operation *op) {
+      if (!accessesOf(op).empty())
+        barriers.insert(op);
+    });
+    State all;
+    all.pending.reads.push_back({0, kAll});
+    all.pending.writes.push_back({0, kAll});
+    return all;
   }
   State out;
   for (Block &b : region)

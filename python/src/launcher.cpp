@@ -168,7 +168,7 @@ int64_t Launcher::leaf(PyObject *v, size_t param, std::vector<int> &path,
       PyErr_Format(PyExc_ValueError, "%s: integer %R does not fit in 64 bits",
                    argName(param, path).c_str(), v);
       return -1;
-    } else if (spec.foldOne && !nospec && x == 1) {
+    } else if (spec.foldOne && !nospec && x == 1 && path.empty()) {
       code = kOne;
     } else if (x >= INT32_MIN && x <= INT32_MAX) {
       int32_t i = int32_t(x);
@@ -383,16 +383,21 @@ PyObject *Launcher::makeKey(const std::vector<PyObject *> &bound, PyObject **opt
       } else {
         Py_INCREF(v);
       }
-      // The type keeps 1, 1.0 and True apart; an unhashable value keys by repr.
-      if (PyObject_Hash(v) == -1) {
-        PyErr_Clear();
-        PyObject *r = PyObject_Repr(v);
-        Py_DECREF(v);
-        if (!r)
-          return fail();
-        v = r;
-      }
+      // The type keeps 1 and True apart. Values other than ints, bools,
+      // strings and None key by a canonical, type-tagged form from Python
+      // (floats by their exact bits, tuples element by element, unhashable
+      // values by type and repr).
       PyObject *t = reinterpret_cast<PyObject *>(Py_TYPE(v));
+      if (constexprKey && !PyLong_CheckExact(v) && !PyBool_Check(v) && !PyUnicode_CheckExact(v) &&
+          v != Py_None) {
+        PyObject *canon = PyObject_CallOneArg(constexprKey.ptr(), v);
+        if (!canon) {
+          Py_DECREF(v);
+          return fail();
+        }
+        Py_DECREF(v);
+        v = canon;
+      }
       Py_INCREF(t);
       PyTuple_SET_ITEM(key, k++, t);
       PyTuple_SET_ITEM(key, k++, v);
@@ -567,7 +572,7 @@ py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
     if (!allocateScratch)
       throw std::runtime_error(kernelName + " needs global scratch but the launcher has no allocator");
     uint64_t total = uint64_t(dims[0]) * dims[1] * dims[2] * entry.scratchSize;
-    py::tuple r = allocateScratch(total, entry.scratchAlign, stream);
+    py::tuple r = allocateScratch(total, entry.scratchAlign, stream, w.device);
     scratchKeepAlive = r[0];
     uint64_t base = r[1].cast<uint64_t>();
     uint64_t *slot = packed.slot();
@@ -880,6 +885,7 @@ void registerLauncher(py::module_ &m) {
            })
       .def("_set_scratch_allocator",
            [](Launcher &l, py::object allocate) { l.allocateScratch = allocate; })
+      .def("_set_constexpr_key", [](Launcher &l, py::object fn) { l.constexprKey = fn; })
       .def("_set_torch",
            [](Launcher &l, py::object tensorType, py::dict dtypeCodes, py::object currentStream,
               py::object currentDevice) {

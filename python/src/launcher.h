@@ -71,6 +71,7 @@ public:
   size_t keyLength = 0;
   SpecConfig launchSpec;
   py::object constexprType, describe, miss, checkGlobals, raiseCudaError, interpretHook;
+  py::object constexprKey; // value -> canonical hashable form (non-trivial constexprs)
   py::object allocateScratch; // (size, alignment, stream) -> (keep-alive, address)
   py::object tensorType, currentStream, currentDevice;
   py::dict dtypeCodes, cache;

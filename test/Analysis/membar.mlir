@@ -153,3 +153,41 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A while loop exits right after its `before` region: what that region left
+// pending (the reduce in it) meets the reduce after the loop, which needs a
+// barrier even though the `after` region ends with one (which is also why
+// the reduce in the loop needs none).
+// CHECK-LABEL: membar @while_exit: 1 barriers
+// CHECK-NEXT: barrier before tt.reduce loc({{.*}}:[[@LINE+20]]:
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @while_exit(%x: tensor<512xf32, #blocked>, %p: !tt.ptr<f32>) {
+    %zero = arith.constant 0.0 : f32
+    %r = scf.while (%acc = %zero) : (f32) -> f32 {
+      %a = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+      ^bb0(%l: f32, %r2: f32):
+        %s = arith.addf %l, %r2 : f32
+        tt.reduce.return %s : f32
+      }) : (tensor<512xf32, #blocked>) -> f32
+      %c = arith.cmpf olt, %acc, %a : f32
+      scf.condition(%c) %acc : f32
+    } do {
+    ^bb0(%v: f32):
+      %one = arith.constant 1.0 : f32
+      %w = arith.addf %v, %one : f32
+      ttg.barrier
+      scf.yield %w : f32
+    }
+    %b = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%l: f32, %r2: f32):
+      %s = arith.maxnumf %l, %r2 : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<512xf32, #blocked>) -> f32
+    %t = arith.addf %r, %b : f32
+    tt.store %p, %t : !tt.ptr<f32>
+    tt.return
+  }
+}

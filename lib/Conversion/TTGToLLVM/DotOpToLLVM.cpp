@@ -58,6 +58,10 @@ bool inMmaLayouts(tt::DotOp op) {
   auto mma = dyn_cast_or_null<ttg::NvidiaMmaEncodingAttr>(op.getC().getType().getEncoding());
   auto a = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(op.getA().getType().getEncoding());
   auto b = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(op.getB().getType().getEncoding());
+  RankedTensorType aT = op.getA().getType(), bT = op.getB().getType();
+  if (aT.getRank() != 2 || aT.getDimSize(0) % 16 || aT.getDimSize(1) % 16 ||
+      bT.getDimSize(1) % 8)
+    return false;
   return mma && a && b && mma.getVersionMajor() == 2 && a.getParent() == mma &&
          b.getParent() == mma && a.getKWidth() == 2 && b.getKWidth() == 2 &&
          op.getType().getEncoding() == mma && op.getC().getType().getElementType().isF32() &&
@@ -115,11 +119,14 @@ SmallVector<Value> mmaOnFragments(OpBuilder &rewriter, Location loc, const Targe
   SmallVector<Value> dV(cV.begin(), cV.end());
   for (auto &[ck, acc] : cTiles) {
     SmallVector<Value> d(acc.begin(), acc.end());
+    if (llvm::any_of(d, [](Value v) { return !v; }))
+      return {};
     for (auto &[ak, aFrag] : aTiles) {
       if (ak.first != ck.first)
         continue;
       auto bIt = bTiles.find({ak.second, ck.second});
-      if (bIt == bTiles.end())
+      if (bIt == bTiles.end() || llvm::any_of(aFrag, [](Value v) { return !v; }) ||
+          llvm::any_of(bIt->second, [](Value v) { return !v; }))
         return {};
       SmallVector<Value> a, b;
       for (int i = 0; i < 8; i += 2)

@@ -268,7 +268,10 @@ def launch_miss(jit_fn, key, bound, options, device):
     num_ctas = _option(options, "num_ctas", 1, lambda v: v == 1)
     maxnreg = _option(options, "maxnreg", None, lambda v: isinstance(v, int) and 16 <= v <= 255)
     fp_fusion = _option(options, "enable_fp_fusion", True, lambda v: isinstance(v, bool))
-    spec = specialize.decode(jit_fn, key, specialization.NVIDIA)
+    if options.get("launch_cooperative_grid"):
+        raise ValueError(f"{jit_fn.__name__}: launch_cooperative_grid=True is not supported yet (Tessera has "
+                         f"no grid-wide synchronization)")
+    spec = specialize.decode(jit_fn, key, specialization.NVIDIA, bound)
     cc = nvidia.device_capability(device)
     kernel = compile_cached(jit_fn, spec.arg_types, spec.constexprs, spec.attrs, f"cuda:{cc}",
                             {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas,

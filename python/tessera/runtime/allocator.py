@@ -7,9 +7,11 @@ torch tensor, a CuPy array, ...) or an int address, aligned to `alignment`. The 
 until the launch has been queued; the memory must stay valid for work queued later on `stream`
 (a stream-ordered allocator such as PyTorch's caching allocator does this).
 
-The default allocator takes a uint8 tensor from PyTorch on the current device.
+The allocator is called with the kernel's device current (torch.cuda.device); the default one
+takes a uint8 tensor from PyTorch's caching allocator on that device and stream.
 """
 
+import sys
 import threading
 
 _state = threading.local()
@@ -18,12 +20,16 @@ _default_allocator = None
 
 def _torch_allocator(size, alignment, stream):
     import torch
-    # PyTorch's allocations are aligned to at least 256 bytes.
-    if alignment > 256:
-        t = torch.empty(size + alignment, dtype=torch.uint8, device="cuda")
-        skip = (-t.data_ptr()) % alignment
-        return t[skip:skip + size]
-    return torch.empty(size, dtype=torch.uint8, device="cuda")
+    device = torch.cuda.current_device()
+    # Allocated on the launch's stream, so the caching allocator does not hand the block to
+    # other streams while the kernel may still use it.
+    with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=device)):
+        # PyTorch's allocations are aligned to at least 256 bytes.
+        if alignment > 256:
+            t = torch.empty(size + alignment, dtype=torch.uint8, device=device)
+            skip = (-t.data_ptr()) % alignment
+            return t[skip:skip + size]
+        return torch.empty(size, dtype=torch.uint8, device=device)
 
 
 def set_allocator(allocator):
@@ -40,9 +46,15 @@ def get_allocator():
     return a if a is not None else _torch_allocator
 
 
-def allocate(size, alignment, stream):
-    """Called by the launcher: (keep-alive object, address) of `size` bytes of scratch."""
-    buf = get_allocator()(size, alignment, stream)
+def allocate(size, alignment, stream, device=None):
+    """Called by the launcher: (keep-alive object, address) of `size` bytes of scratch for a launch
+    on `device`."""
+    torch = sys.modules.get("torch")
+    if device is not None and torch is not None and torch.cuda.is_available():
+        with torch.cuda.device(device):
+            buf = get_allocator()(size, alignment, stream)
+    else:
+        buf = get_allocator()(size, alignment, stream)
     ptr = buf.data_ptr() if hasattr(buf, "data_ptr") else buf
     if not isinstance(ptr, int) or isinstance(ptr, bool):
         raise TypeError(f"the global scratch allocator returned {buf!r}: expected an object with data_ptr() "

@@ -143,7 +143,7 @@ class Autotuner(_Wrapper):
             top_k = self.top_k if self.top_k is not None else len(configs)
             if isinstance(top_k, float) and top_k <= 1.0:
                 top_k = max(1, int(len(configs) * top_k))
-            est = {c: self.perf_model(**named, **kwargs, **c.all_kwargs()) for c in configs}
+            est = {c: self.perf_model(**{**named, **kwargs, **c.all_kwargs()}) for c in configs}
             configs = sorted(est, key=est.get)[:top_k]
         return configs
 
@@ -154,8 +154,13 @@ class Autotuner(_Wrapper):
         gpu = "none"
         if gpu_backend_available("cuda"):
             from ..backends import nvidia
-            import torch
-            gpu = f"cuda:{nvidia.device_capability(torch.cuda.current_device())}"
+            device = 0
+            try:
+                import torch
+                device = torch.cuda.current_device()
+            except ImportError:
+                pass
+            gpu = f"cuda:{nvidia.device_capability(device)}"
         text = json.dumps({"kernel": deps, "build": cache.build_key(), "configs": [repr(c) for c in self.configs],
                            "key": repr(key), "gpu": gpu}, sort_keys=True)
         return "autotune-" + hashlib.sha256(text.encode()).hexdigest()[:56]

@@ -112,7 +112,7 @@ def _resolve(fn, node):
         return fn.__globals__.get(node.id, _UNRESOLVED)
     if isinstance(node, ast.Attribute):
         base = _resolve(fn, node.value)
-        if isinstance(base, types.ModuleType):
+        if isinstance(base, (types.ModuleType, type)):
             return getattr(base, node.attr, _UNRESOLVED)
     return _UNRESOLVED
 
@@ -148,7 +148,9 @@ def dependencies(jit_fn):
                 visit(v)
             elif isinstance(v, core.constexpr):
                 h.update(f"const {ast.unparse(node)}={v.value!r}\n".encode())
-            elif isinstance(v, (bool, int, float, str)) and not isinstance(node, ast.Attribute):
+            elif isinstance(v, core.dtype):
+                h.update(f"dtype {ast.unparse(node)}={v!r}\n".encode())
+            elif isinstance(v, (bool, int, float, str)):
                 h.update(f"global {ast.unparse(node)}={v!r}\n".encode())
     visit(jit_fn)
     return h.hexdigest(), scopes

@@ -128,6 +128,7 @@ class JITFunction(_LauncherBase):
         if _core._C is not None:
             from . import allocator
             self._set_scratch_allocator(allocator.allocate)
+            self._set_constexpr_key(specialize.constexpr_key)
             if "torch" in sys.modules:
                 specialize.install_torch(self)
 

@@ -164,6 +164,23 @@ def install_torch(launcher):
     launcher._set_torch(torch.Tensor, torch_dtype_codes(), raw, torch.cuda.current_device)
 
 
+def constexpr_key(value):
+    """A hashable, type-tagged canonical form of a constexpr value, for the launch key: floats by
+    their exact bits (0.0 and -0.0 differ), tuples and lists element by element, unhashable values
+    by type and repr."""
+    if isinstance(value, float):
+        return ("float", value.hex())
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__, tuple((type(x), constexpr_key(x)) for x in value))
+    if isinstance(value, (bool, int, str)) or value is None:
+        return value
+    try:
+        hash(value)
+        return ("obj", value)
+    except TypeError:
+        return ("repr", f"{type(value).__module__}.{type(value).__qualname__}", repr(value))
+
+
 class Specialized:
     """A decoded key: what one compilation of a kernel is for."""
 
@@ -178,8 +195,9 @@ _OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fu
                  "launch_cooperative_grid")
 
 
-def decode(jit_fn, key, spec):
-    """Decode a launcher key into argument types, constants and `tt.*` attributes."""
+def decode(jit_fn, key, spec, bound=None):
+    """Decode a launcher key into argument types, constants and `tt.*` attributes. Constexpr values
+    come from `bound` (the bound arguments, in parameter order) when given."""
     lay = _core._native().LEAF_LAYOUT
     kinds = {lay["i1"]: core.int1, lay["i32"]: core.int32, lay["i64"]: core.int64, lay["u64"]: core.uint64,
              lay["f32"]: core.float32}
@@ -208,9 +226,9 @@ def decode(jit_fn, key, spec):
         return leaf(entry)
 
     k = 0
-    for name in jit_fn.arg_names:
+    for idx, name in enumerate(jit_fn.arg_names):
         if name in jit_fn.constexpr_names:
-            out.constexprs[name] = key[k + 1]
+            out.constexprs[name] = core._unwrap(bound[idx]) if bound is not None else key[k + 1]
             k += 2
             continue
         entry = key[k]
@@ -231,6 +249,6 @@ def specialize(jit_fn, bound, backend="cuda"):
     """(arg_types, constexprs, attrs, key) of bound arguments ({name: value}) for `backend`."""
     from ..backends import specialization
     spec = specialization.for_backend(backend)
-    key, _ = jit_fn._specialize((), dict(bound), spec.config())
-    d = decode(jit_fn, key, spec)
+    key, bound_list = jit_fn._specialize((), dict(bound), spec.config())
+    d = decode(jit_fn, key, spec, bound_list)
     return d.arg_types, d.constexprs, d.attrs, key

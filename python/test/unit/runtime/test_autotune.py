@@ -223,3 +223,11 @@ def test_summarize():
         summarize(xs, quantiles=(1.5,))
     with pytest.raises(ValueError):
         summarize([])
+
+
+def test_perf_model_with_keyword_arguments():
+    timer = FakeTimer({16: 1.0, 32: 2.0, 64: 3.0})
+    k = make(timer, prune_configs_by={"perf_model": lambda **kw: kw["n"] - kw["BLOCK"], "top_k": 1},
+             cache_results=False)
+    k[grid](torch.zeros(40), torch.zeros(40), n=40)
+    assert timer.calls == [64]

@@ -207,3 +207,31 @@ def test_eight_processes_compiling_at_once(tmp_path, cache_dir):
     with open(files[0], "rb") as f:
         data = f.read()
     assert data[:8] == cache.MAGIC and hashlib.sha256(data[40:]).digest() == data[8:40]
+
+
+def test_key_covers_dtype_globals_and_class_attributes(tmp_path, cache_dir):
+    (tmp_path / "cache_k8.py").write_text(textwrap.dedent('''
+        import tessera
+        import tessera.language as tl
+
+        ACC = tl.float16
+
+        class Cfg:
+            FACTOR = tl.constexpr(2)
+
+        @tessera.jit
+        def kern(x, y):
+            tl.store(y, (tl.load(x) * Cfg.FACTOR).to(ACC))
+    '''))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import cache_k8 as m
+    finally:
+        sys.path.pop(0)
+    import tessera.language as tl
+    k0, _ = cache.dependencies(m.kern)
+    m.ACC = tl.float32
+    k1, _ = cache.dependencies(m.kern)
+    m.Cfg.FACTOR = tl.constexpr(3)
+    k2, _ = cache.dependencies(m.kern)
+    assert len({k0, k1, k2}) == 3

@@ -204,3 +204,31 @@ def test_numpy_scalars_are_ints_and_floats():
 def test_unknown_backend():
     with pytest.raises(ValueError, match="no specialization declared for backend 'tpu'"):
         specialization.for_backend("tpu")
+
+
+@tessera.jit
+def pair_kernel(p, out, SCALE: tl.constexpr):
+    tl.store(out, tl.load(p[0]) * p[1] * SCALE)
+
+
+def test_ones_inside_tuples_are_not_folded():
+    x, y = _buf(), _buf()
+    types, consts, attrs, key = specialize.specialize(pair_kernel, {"p": (x, 1), "out": y, "SCALE": 2})
+    assert str(types["p"][1]) == "int32" and "p" not in consts
+    ttir, _ = compiler.make_ttir(pair_kernel, types, consts, attrs)
+    assert "%arg1: i32" in _func_line(ttir)
+
+
+def test_constexpr_values_key_by_type_and_exact_value():
+    x, y = _buf(), _buf()
+
+    def key(scale):
+        return specialize.specialize(pair_kernel, {"p": (x, 3), "out": y, "SCALE": scale})[3]
+    assert key(1) != key(True) != key(1.0)
+    assert key(0.0) != key(-0.0)
+    assert key((1, 2)) != key((1, 2.0)) and key((True,)) != key((1,))
+    assert key([1, 2]) != key("[1, 2]")
+    assert key(2.5) == key(2.5) and key((1, 2)) == key((1, 2))
+    # The compiled constant is the value itself, not its key form.
+    _, consts, _, _ = specialize.specialize(pair_kernel, {"p": (x, 3), "out": y, "SCALE": -0.0})
+    assert consts["SCALE"] == 0.0 and str(consts["SCALE"]) == "-0.0"
