@@ -199,3 +199,19 @@ def test_tensor_core_dot_matches_torch(dtype, shape, warps):
     k = dot_tile[(1,)](a, b, c, acc, BM=BM, BN=BN, BK=BK, num_warps=warps)
     assert "mma.sync" in k.asm["ptx"]
     torch.testing.assert_close(c, acc + a.float() @ b.float(), rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("flag", [False, True])
+@pytest.mark.parametrize("warps", [1, 4, 8])
+def test_dot_accumulation_variants_on_tensor_cores(flag, warps):
+    from test.unit.compiler.test_dot_lowering import dot_variants, expected_variants
+    a = torch.randn(64, 128, device="cuda").half()
+    b = torch.randn(128, 32, device="cuda").half()
+    out = torch.zeros(2 * 64 * 32, device="cuda")
+    sums = torch.zeros(64, device="cuda")
+    k = dot_variants[(1,)](a, b, out, sums, K=128, FLAG=flag, BM=64, BN=32, BK=32, num_warps=warps)
+    assert "mma.sync" in k.asm["ptx"]
+    acc, acc2, s = expected_variants(a.cpu(), b.cpu(), 128, 32, flag)
+    torch.testing.assert_close(out[:2048].view(64, 32).cpu(), acc, rtol=1e-3, atol=1e-2)
+    torch.testing.assert_close(out[2048:].view(64, 32).cpu(), acc2, rtol=1e-3, atol=1e-2)
+    torch.testing.assert_close(sums.cpu(), s, rtol=1e-3, atol=1e-1)

@@ -42,3 +42,64 @@ def test_tensor_cores_for_half_inputs(dtype, instr):
 def test_fma_path_otherwise(dtype, shape, target):
     ptx = ptx_of(dtype, shape, target=target)
     assert "mma.sync" not in ptx and "fma.rn.f32" in ptx
+
+
+@tessera.jit
+def dot_variants(a, b, out, sums, K: tl.constexpr, FLAG: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+                 BK: tl.constexpr):
+    # Several shapes of accumulation around tl.dot, one per output block:
+    #   out[0] = sum over k tiles of a_k @ b_k  (acc += dot in a loop)
+    #   out[1] = 2 + the same, accumulated in the other operand order (dot + acc) and
+    #            conditionally (FLAG) doubled inside the loop
+    #   sums   = row sums of out[0] (a reduction of the loop's result)
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    acc2 = tl.full((BM, BN), 2.0, dtype=tl.float32)
+    for k in range(0, K, BK):
+        x = tl.load(a + rm[:, None] * K + (k + rk)[None, :])
+        y = tl.load(b + (k + rk)[:, None] * BN + rn[None, :])
+        acc += tl.dot(x, y)
+        d = tl.dot(x, y)
+        if FLAG:
+            d = d * 2
+        acc2 = d + acc2
+    tl.store(out + rm[:, None] * BN + rn[None, :], acc)
+    tl.store(out + BM * BN + rm[:, None] * BN + rn[None, :], acc2)
+    tl.store(sums + rm, tl.sum(acc, axis=1))
+
+
+def expected_variants(a, b, K, BK, flag):
+    import torch
+    acc = torch.zeros(a.shape[0], b.shape[1])
+    acc2 = torch.full_like(acc, 2.0)
+    for k in range(0, K, BK):
+        d = a[:, k:k + BK].float() @ b[k:k + BK].float()
+        acc += d
+        acc2 += d * (2 if flag else 1)
+    return acc, acc2, acc.sum(1)
+
+
+@pytest.mark.parametrize("flag", [False, True])
+def test_dot_variants_compile_to_tensor_cores(flag):
+    k = tessera.compile(dot_variants, signature={"a": "*fp16", "b": "*fp16", "out": "*fp32", "sums": "*fp32"},
+                        constexprs={"K": 128, "FLAG": flag, "BM": 64, "BN": 32, "BK": 32})
+    assert "mma.sync" in k.asm["ptx"]
+    # acc += dot(...) became dot(..., acc) with the accumulator carried in the mma layout.
+    assert "iter_args" in k.asm["ttgir"] and "#mma" in k.asm["ttgir"]
+
+
+@pytest.mark.parametrize("flag", [False, True])
+def test_dot_variants_in_the_interpreter(flag, monkeypatch):
+    import torch
+    monkeypatch.setenv("TESSERA_INTERPRET", "1")
+    a = torch.randn(64, 128).half()
+    b = torch.randn(128, 32).half()
+    out = torch.zeros(2 * 64 * 32)
+    sums = torch.zeros(64)
+    dot_variants[(1,)](a, b, out, sums, K=128, FLAG=flag, BM=64, BN=32, BK=32)
+    acc, acc2, s = expected_variants(a, b, 128, 32, flag)
+    torch.testing.assert_close(out[:2048].view(64, 32), acc, rtol=1e-3, atol=1e-2)
+    torch.testing.assert_close(out[2048:].view(64, 32), acc2, rtol=1e-3, atol=1e-2)
+    torch.testing.assert_close(sums, s, rtol=1e-3, atol=1e-1)
