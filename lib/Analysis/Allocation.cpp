@@ -99,7 +99,7 @@ void Allocation::addExplicit(Operation *alloc) {
 }
 
 Allocation::Allocation(tt::FuncOp fn, const ScratchSizeFn &scratchSize,
-                       const llvm::DenseMap<Operation *, int64_t> &calleeSizes) {
+                       const llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> &callees) {
   // 1. Number the program points.
   // 2. Collect buffers: explicit (local_alloc), scratch (ops the lowering says
   //    need it), virtual (calls of functions with shared memory).
@@ -114,10 +114,13 @@ Allocation::Allocation(tt::FuncOp fn, const ScratchSizeFn &scratchSize,
     int64_t p = points.lookup(op);
     if (auto call = dyn_cast<tt::CallOp>(op)) {
       auto callee = SymbolTable::lookupNearestSymbolFrom<tt::FuncOp>(op, call.getCalleeAttr());
-      int64_t size = callee ? calleeSizes.lookup(callee) : 0;
-      if (size > 0) {
+      auto need = callee ? callees.lookup(callee) : std::pair<int64_t, int64_t>{0, 1};
+      if (need.first > 0) {
+        // The callee's offsets are relative to this buffer: it must be as
+        // aligned as the callee's most aligned buffer.
         byOwner[op] = buffers.size();
-        buffers.push_back({unsigned(buffers.size()), Kind::Virtual, op, size, 16, 0, p, p});
+        buffers.push_back({unsigned(buffers.size()), Kind::Virtual, op, need.first,
+                           std::max<int64_t>(16, need.second), 0, p, p});
       }
       return;
     }
@@ -168,6 +171,13 @@ void Allocation::assignOffsets() {
   }
 }
 
+int64_t Allocation::getMaxAlignment() const {
+  int64_t a = 1;
+  for (const Buffer &b : buffers)
+    a = std::max(a, b.alignment);
+  return a;
+}
+
 const Allocation::Buffer *Allocation::getBuffer(Operation *owner) const {
   auto it = byOwner.find(owner);
   return it == byOwner.end() ? nullptr : &buffers[it->second];
@@ -181,7 +191,7 @@ const Allocation::Buffer *Allocation::getBufferOf(Value memdesc) const {
 ModuleAllocation::ModuleAllocation(ModuleOp module, const ScratchSizeFn &scratchSize) {
   // Callees first (depth-first post-order over tt.call); a cycle is an error.
   llvm::DenseMap<Operation *, int> state; // 1: on the stack, 2: done
-  llvm::DenseMap<Operation *, int64_t> sizes;
+  llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> sizes;
   std::function<void(tt::FuncOp)> visit = [&](tt::FuncOp fn) {
     state[fn] = 1;
     fn.walk([&](tt::CallOp call) {
@@ -203,7 +213,7 @@ ModuleAllocation::ModuleAllocation(ModuleOp module, const ScratchSizeFn &scratch
     if (hadError)
       return;
     auto a = std::make_unique<Allocation>(fn, scratchSize, sizes);
-    sizes[fn] = a->getSharedMemorySize();
+    sizes[fn] = {a->getSharedMemorySize(), a->getMaxAlignment()};
     if (fn.isPublic() && !fn.isNoInline())
       kernelTotal = std::max(kernelTotal, a->getSharedMemorySize());
     allocations[fn] = std::move(a);

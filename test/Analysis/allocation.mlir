@@ -129,3 +129,29 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
   }
 }
 
+
+// -----
+
+// A call's virtual buffer is as aligned as the callee's most aligned buffer
+// (the callee's offsets are relative to it): after the kernel's 2048-byte
+// buffer, at 4096, not 2048.
+// CHECK-LABEL: allocation @aligned_callee: 1024 bytes
+// CHECK-NEXT: explicit 1024 bytes at 0
+// CHECK-LABEL: allocation @caller: 5120 bytes
+// CHECK-NEXT: explicit 2048 bytes at 0
+// CHECK-NEXT: virtual 1024 bytes at 4096
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @aligned_callee(%x: tensor<256xf32, #blocked>) attributes {noinline = true} {
+    %b = ttg.local_alloc %x {alignment = 4096 : i32} : (tensor<256xf32, #blocked>) -> !ttg.memdesc<256xf32, #shared, #smem>
+    tt.return
+  }
+  tt.func public @caller(%x: tensor<512xf32, #blocked>, %y: tensor<256xf32, #blocked>) {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+    tt.call @aligned_callee(%y) : (tensor<256xf32, #blocked>) -> ()
+    ttg.local_store %x, %a : tensor<512xf32, #blocked> -> !ttg.memdesc<512xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}

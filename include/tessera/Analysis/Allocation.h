@@ -44,11 +44,15 @@ public:
     int64_t start, end; // live at program points [start, end]
   };
 
+  /// `callees` maps each analyzed function to (bytes it needs, the largest
+  /// alignment among its buffers), for the virtual buffers of calls.
   Allocation(tt::FuncOp fn, const ScratchSizeFn &scratchSize,
-             const llvm::DenseMap<Operation *, int64_t> &calleeSizes);
+             const llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> &callees);
 
   /// Bytes this function needs, its callees included.
   int64_t getSharedMemorySize() const { return total; }
+  /// The largest alignment any buffer asks for (1 without buffers).
+  int64_t getMaxAlignment() const;
   const std::vector<Buffer> &getBuffers() const { return buffers; }
   /// The buffer an op owns (its scratch, its call's virtual buffer, or the
   /// buffer a local_alloc creates), or null.
