@@ -388,17 +388,17 @@ PyObject *Launcher::makeKey(const std::vector<PyObject *> &bound, PyObject **opt
       // (floats by their exact bits, tuples element by element, unhashable
       // values by type and repr).
       PyObject *t = reinterpret_cast<PyObject *>(Py_TYPE(v));
+      Py_INCREF(t); // before v may go away
       if (constexprKey && !PyLong_CheckExact(v) && !PyBool_Check(v) && !PyUnicode_CheckExact(v) &&
           v != Py_None) {
         PyObject *canon = PyObject_CallOneArg(constexprKey.ptr(), v);
+        Py_DECREF(v);
         if (!canon) {
-          Py_DECREF(v);
+          Py_DECREF(t);
           return fail();
         }
-        Py_DECREF(v);
         v = canon;
       }
-      Py_INCREF(t);
       PyTuple_SET_ITEM(key, k++, t);
       PyTuple_SET_ITEM(key, k++, v);
       continue;
