@@ -305,7 +305,7 @@ PyObject *Launcher::argKey(PyObject *v, size_t param, std::vector<int> &path,
 }
 
 /// Binds (args, kwargs) to the parameters: `bound[i]` borrowed, options aside.
-bool Launcher::bind(const CallArgs &call, std::vector<PyObject *> &bound, PyObject **options) {
+bool Launcher::bind(const CallArgs &call, BoundArgs &bound, PyObject **options) {
   const size_t nparams = paramNames.size();
   Py_ssize_t nargs = call.npos;
   if (size_t(nargs) > nparams) {
@@ -361,7 +361,7 @@ bool Launcher::bind(const CallArgs &call, std::vector<PyObject *> &bound, PyObje
 
 /// The specialization key of bound arguments (new reference), packing the
 /// run-time arguments into `w.packed` when given.
-PyObject *Launcher::makeKey(const std::vector<PyObject *> &bound, PyObject **options,
+PyObject *Launcher::makeKey(const BoundArgs &bound, PyObject **options,
                             const SpecConfig &spec, Walk &w) {
   const size_t nparams = bound.size();
   PyObject *key = PyTuple_New(Py_ssize_t(keyLength));
@@ -417,7 +417,7 @@ PyObject *Launcher::makeKey(const std::vector<PyObject *> &bound, PyObject **opt
   return key;
 }
 
-bool Launcher::readGrid(PyObject *grid, const std::vector<PyObject *> &bound,
+bool Launcher::readGrid(PyObject *grid, const BoundArgs &bound,
                         unsigned dims[3]) {
   PyObject *g = grid;
   PyObject *owned = nullptr;
@@ -490,7 +490,7 @@ py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
           py::reinterpret_borrow<py::object>(call.args[call.npos + k]);
     return interpretHook(grid, args, kwargs, warmup);
   }
-  std::vector<PyObject *> bound;
+  BoundArgs bound;
   PyObject *options[kNumOptions];
   if (!bind(call, bound, options))
     throw py::error_already_set();
@@ -530,7 +530,11 @@ py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
     if (PyDict_SetItem(cache.ptr(), key.ptr(), entryObj.ptr()) < 0)
       throw py::error_already_set();
   }
-  auto &entry = entryObj.cast<LaunchEntry &>();
+  if (!lastEntryObj || entryObj.ptr() != lastEntryObj.ptr()) {
+    lastEntry = &entryObj.cast<LaunchEntry &>();
+    lastEntryObj = entryObj;
+  }
+  LaunchEntry &entry = *lastEntry;
   for (auto &g : entry.globals) {
     PyObject *cur = PyDict_GetItemWithError(g.dict.ptr(), g.name.ptr());
     if (cur != g.value.ptr()) {
@@ -601,7 +605,7 @@ py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
 }
 
 py::object Launcher::specialize(py::handle args, py::handle kwargs, const SpecConfig &spec) {
-  std::vector<PyObject *> bound;
+  BoundArgs bound;
   PyObject *options[kNumOptions];
   CallFromTuple call(args, kwargs);
   if (!bind(call.args, bound, options))
@@ -882,6 +886,8 @@ void registerLauncher(py::module_ &m) {
              l.raiseCudaError = raiseCudaError;
              l.interpretHook = interpretHook;
              l.cache = py::dict();
+             l.lastEntryObj = py::object();
+             l.lastEntry = nullptr;
            })
       .def("_set_scratch_allocator",
            [](Launcher &l, py::object allocate) { l.allocateScratch = allocate; })
@@ -907,7 +913,11 @@ void registerLauncher(py::module_ &m) {
           py::arg("grid"), py::arg("args"), py::arg("kwargs"), py::arg("warmup") = false)
       .def("_specialize", &Launcher::specialize)
       .def_property_readonly("_launch_cache", [](Launcher &l) { return l.cache; })
-      .def("_clear_launch_cache", [](Launcher &l) { l.cache = py::dict(); });
+      .def("_clear_launch_cache", [](Launcher &l) {
+        l.cache = py::dict();
+        l.lastEntryObj = py::object();
+        l.lastEntry = nullptr;
+      });
 
   m.attr("LEAF_LAYOUT") = py::dict(
       py::arg("none") = int(kNone), py::arg("i1") = int(kI1), py::arg("i32") = int(kI32),

@@ -34,6 +34,9 @@ struct LaunchEntry {
   std::vector<Global> globals;
 };
 
+/// The bound arguments of one call (borrowed), one per parameter.
+using BoundArgs = std::vector<PyObject *>;
+
 /// Call arguments in vectorcall layout: positional first, then the values of
 /// the keywords named in `kwnames` (null when none).
 struct CallArgs {
@@ -75,6 +78,10 @@ public:
   py::object allocateScratch; // (size, alignment, stream) -> (keep-alive, address)
   py::object tensorType, currentStream, currentDevice;
   py::dict dtypeCodes, cache;
+  // The entry of the last launch: launching one kernel repeatedly skips
+  // pybind's cast. The reference keeps the object (so its address) alive.
+  py::object lastEntryObj;
+  LaunchEntry *lastEntry = nullptr;
 
 private:
   std::string argName(size_t param, const std::vector<int> &path) const;
@@ -82,10 +89,10 @@ private:
                Walk &w);
   PyObject *argKey(PyObject *v, size_t param, std::vector<int> &path, const SpecConfig &spec,
                    Walk &w);
-  bool bind(const CallArgs &call, std::vector<PyObject *> &bound, PyObject **options);
-  PyObject *makeKey(const std::vector<PyObject *> &bound, PyObject **options,
+  bool bind(const CallArgs &call, BoundArgs &bound, PyObject **options);
+  PyObject *makeKey(const BoundArgs &bound, PyObject **options,
                     const SpecConfig &spec, Walk &w);
-  bool readGrid(PyObject *grid, const std::vector<PyObject *> &bound, unsigned dims[3]);
+  bool readGrid(PyObject *grid, const BoundArgs &bound, unsigned dims[3]);
 };
 
 /// `kernel[grid]`: a new BoundLaunch of the launcher `self` and the grid.
