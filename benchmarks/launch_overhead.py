@@ -2,7 +2,7 @@
 
     python3 benchmarks/launch_overhead.py --out launch.json
 
-Two measures, each the median of 7 repeats:
+Two measures, each the median of 7 repeats (repeats interleave the implementations and cases):
   host_us   wall time of 500 back-to-back launches / 500, while the GPU sleeps (torch.cuda._sleep),
             so no launch waits for the GPU: what the host spends per launch;
   steady_us wall time of 5000 launches followed by a synchronize / 5000, the GPU running them:
@@ -54,6 +54,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
     ap.add_argument("--impls", default="tessera,triton")
+    ap.add_argument("--repeats", type=int, default=7)
     args = ap.parse_args()
     import torch
     import _loader
@@ -68,31 +69,44 @@ def main():
     n = 1 << 12
     x = torch.rand(n, device="cuda")
     y = torch.rand(n, device="cuda")
-    results = []
+    g = ((n + 255) // 256,)
+    launches, outs = {}, {}
     for impl, m in mods.items():
         z = torch.empty_like(x)
-        g = ((n + 255) // 256,)
-        cases = {
-            "empty4 grid tuple": lambda m=m, z=z: m.empty4[(1,)](x, y, z, n),
-            "add4 2^12 grid tuple": lambda m=m, z=z: m.add4[g](x, y, z, n, BLOCK=256),
-            "add4 2^12 grid lambda": lambda m=m, z=z: m.add4[lambda meta: (triton_cdiv(meta["n"], meta["BLOCK"]),)](
-                x, y, z, n, BLOCK=256),
-        }
-        for case, launch in cases.items():
-            rec = {"impl": impl, "case": case}
+        outs[impl] = z
+        launches[(impl, "empty4 grid tuple")] = lambda m=m, z=z: m.empty4[(1,)](x, y, z, n)
+        launches[(impl, "add4 2^12 grid tuple")] = lambda m=m, z=z: m.add4[g](x, y, z, n, BLOCK=256)
+        launches[(impl, "add4 2^12 grid lambda")] = lambda m=m, z=z: m.add4[
+            lambda meta: (triton_cdiv(meta["n"], meta["BLOCK"]),)](x, y, z, n, BLOCK=256)
+    # Repeats interleave implementations and cases, so drift of a shared host (other tenants,
+    # clocks) affects all of them alike.
+    samples = {k: {"host": [], "steady": []} for k in launches}
+    why = {}
+    for _ in range(args.repeats):
+        for k, launch in launches.items():
+            if k in why:
+                continue
             try:
-                rec["host_us"], rec["host_us_all"] = host_us(torch, launch)
-                rec["steady_us"], rec["steady_us_all"] = steady_us(torch, launch)
-                if case.startswith("add4"):
-                    launch()
-                    torch.cuda.synchronize()
-                    rec["ok"] = bool(torch.equal(z, x + y))
+                samples[k]["host"].append(host_us(torch, launch, repeats=1)[0])
+                samples[k]["steady"].append(steady_us(torch, launch, repeats=1)[0])
             except Exception as e:  # noqa: BLE001
-                rec["why"] = f"{type(e).__name__}: {e}"[:400]
-            print(json.dumps({k: v for k, v in rec.items() if not k.endswith("_all")}), flush=True)
-            results.append(rec)
-        if impl == "tessera":
-            results.append(tessera_floor(torch, m, x, y, n))
+                why[k] = f"{type(e).__name__}: {e}"[:400]
+    results = []
+    for (impl, case), sm in samples.items():
+        rec = {"impl": impl, "case": case}
+        if (impl, case) in why:
+            rec["why"] = why[(impl, case)]
+        else:
+            rec["host_us"], rec["host_us_all"] = statistics.median(sm["host"]), sm["host"]
+            rec["steady_us"], rec["steady_us_all"] = statistics.median(sm["steady"]), sm["steady"]
+            if case.startswith("add4"):
+                launches[(impl, case)]()
+                torch.cuda.synchronize()
+                rec["ok"] = bool(torch.equal(outs[impl], x + y))
+        print(json.dumps({k: v for k, v in rec.items() if not k.endswith("_all")}), flush=True)
+        results.append(rec)
+    if "tessera" in mods:
+        results.append(tessera_floor(torch, mods["tessera"], x, y, n))
     print(f"{'case':<24} {'impl':<8} {'host µs':>8} {'steady µs':>10}")
     for r in results:
         if "host_us" in r:
