@@ -6,7 +6,8 @@
 //    acc += A[m][k] * B[k][n], reading A and B from shared memory. Registers
 //    that share the same row (column) of the output share A (B) loads.
 //    Floating-point inputs compute in the accumulator's type (fp16/bf16
-//    upcast exactly); int8 accumulates in i32.
+//    upcast exactly, fp8 through the target's exact fp8 -> f16 conversion);
+//    int8 accumulates in i32.
 // Boundary barriers come from ttg-membar.
 // On targets with mma.sync (hasMma16816), f16/bf16 dots with f32 accumulators
 // and M, N, K multiples of 16, 8, 16 use tensor cores instead:
@@ -176,8 +177,20 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     Type aElt = tc.convertElementType(aT.getElementType());
     Type bElt = tc.convertElementType(bT.getElementType());
     Type accElt = tc.convertElementType(cT.getElementType());
-    if (aT.getElementType().getIntOrFloatBitWidth() == 8 && isa<FloatType>(aT.getElementType()))
-      return op.emitOpError("fp8 dots are not lowered to the GPU yet");
+    // fp8 operands (held as i8) widen exactly to f16 through the target's
+    // conversion, then to the accumulator's type.
+    auto isFp8 = [](Type t) { return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8; };
+    Type aSrc = aT.getElementType(), bSrc = bT.getElementType();
+    for (Type t : {aSrc, bSrc}) {
+      if (!isFp8(t))
+        continue;
+      Value probe = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI8Type(),
+                                             rewriter.getI8IntegerAttr(0));
+      Value widened = ti.extFromFp8(rewriter, loc, probe, t);
+      if (!widened)
+        return op.emitOpError("fp8 dots are not supported on this target (converting ")
+               << t << " needs sm_89 or newer)";
+    }
     bool isInt = isa<IntegerType>(aT.getElementType());
     auto smemPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), ti.getSharedAddressSpace());
     Value base = getSharedMemoryAddress(rewriter, loc, op, ti, offsetAttr.getInt());
@@ -226,7 +239,9 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     SmallVector<Value> rowBase, colPtr;
     for (Value m : rowVal)
       rowBase.push_back(LLVM::MulOp::create(rewriter, loc, m, i32Val(rewriter, loc, K)));
-    auto upcast = [&](Value v) -> Value {
+    auto upcast = [&](Value v, Type src) -> Value {
+      if (isFp8(src))
+        v = ti.extFromFp8(rewriter, loc, v, src);
       if (v.getType() == accElt)
         return v;
       if (isInt)
@@ -238,12 +253,12 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
       for (Value rb : rowBase) {
         Value flat = LLVM::AddOp::create(rewriter, loc, rb, i32Val(rewriter, loc, k));
         Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, aElt, aBase, ValueRange{flat});
-        aVals.push_back(upcast(LLVM::LoadOp::create(rewriter, loc, aElt, p)));
+        aVals.push_back(upcast(LLVM::LoadOp::create(rewriter, loc, aElt, p), aSrc));
       }
       for (Value n : colVal) {
         Value flat = LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, k * N), n);
         Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, bElt, bBase, ValueRange{flat});
-        bVals.push_back(upcast(LLVM::LoadOp::create(rewriter, loc, bElt, p)));
+        bVals.push_back(upcast(LLVM::LoadOp::create(rewriter, loc, bElt, p), bSrc));
       }
       for (size_t r = 0; r < acc.size(); ++r) {
         Value a = aVals[rowOf[r]], b = bVals[colOf[r]];

@@ -215,3 +215,15 @@ def test_dot_accumulation_variants_on_tensor_cores(flag, warps):
     torch.testing.assert_close(out[:2048].view(64, 32).cpu(), acc, rtol=1e-3, atol=1e-2)
     torch.testing.assert_close(out[2048:].view(64, 32).cpu(), acc2, rtol=1e-3, atol=1e-2)
     torch.testing.assert_close(sums.cpu(), s, rtol=1e-3, atol=1e-1)
+
+
+@pytest.mark.skipif(not hasattr(torch, "float8_e5m2"), reason="torch without fp8")
+@pytest.mark.parametrize("ta, tb", [("float8_e5m2", "float8_e5m2"), ("float8_e4m3fn", "float8_e5m2"),
+                                    ("float8_e4m3fn", "float8_e4m3fn")])
+def test_fp8_dot_matches_the_widened_product(ta, tb):
+    from test.unit.compiler.test_fp8_lowering import fp8_dot
+    a = (torch.randn(16, 16, device="cuda") * 4).to(getattr(torch, ta))
+    b = (torch.randn(16, 16, device="cuda") * 4).to(getattr(torch, tb))
+    c = torch.empty(16, 16, device="cuda")
+    fp8_dot[(1,)](a, b, c)
+    torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-5, atol=1e-4)

@@ -58,8 +58,15 @@ def fp8_dot(a_ptr, b_ptr, c_ptr):
     tl.store(c_ptr + offs[:, None] * 16 + offs[None, :], tl.dot(a, b))
 
 
-def test_a_feature_the_gpu_lowering_lacks_is_a_compilation_error_at_the_line():
+def test_fp8_dots_widen_exactly_on_sm89_and_newer():
+    for a, b in (("fp8e5", "fp8e5"), ("fp8e4nv", "fp8e5"), ("fp8e4nv", "fp8e4nv")):
+        k = tessera.compile(fp8_dot, signature={"a_ptr": f"*{a}", "b_ptr": f"*{b}", "c_ptr": "*fp32"})
+        assert "cvt.rn.f16x2.e" in k.asm["ptx"], (a, b)
+
+
+def test_a_feature_the_target_lacks_is_a_compilation_error_at_the_line():
     with pytest.raises(tessera.CompilationError) as e:
-        tessera.compile(fp8_dot, signature={"a_ptr": "*fp8e5", "b_ptr": "*fp8e5", "c_ptr": "*fp32"})
-    assert "fp8 dots are not lowered to the GPU yet" in str(e.value)
+        tessera.compile(fp8_dot, signature={"a_ptr": "*fp8e5", "b_ptr": "*fp8e5", "c_ptr": "*fp32"},
+                        target="cuda:80")
+    assert "fp8 dots are not supported on this target" in str(e.value) and "sm_89" in str(e.value)
     assert "tl.dot(a, b)" in str(e.value)
