@@ -17,8 +17,9 @@
 //    a barrier.
 // 3. For every 16x8 output tile, one mma.sync.m16n8k16 per 16 of K.
 // 4. The results go back through shared memory into the dot's result layout.
-// Not handled: batched (3-D) dots; the accumulator stays in the op's
-// (blocked) layout between dots, so it crosses shared memory each time.
+// (ttg-accelerate-matmul puts dots in a K loop into mma / dot_op layouts
+// instead; then the fragments are registers and only step 3 remains.)
+// Batched (3-D) dots take the FMA path, the batch being a leading index.
 //
 //===----------------------------------------------------------------------===//
 
@@ -153,8 +154,8 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     const TargetInfoBase &ti = tc.getTargetInfo();
     Location loc = op.getLoc();
     RankedTensorType aT = op.getA().getType(), bT = op.getB().getType(), cT = op.getC().getType();
-    if (aT.getRank() != 2)
-      return op.emitOpError("batched dots are not lowered to the GPU yet");
+    if (aT.getRank() != 2 && aT.getRank() != 3)
+      return op.emitOpError("dots of rank ") << aT.getRank() << " are not supported (2, or 3 with a batch)";
     for (RankedTensorType t : {aT, bT, cT})
       if (!supportsLinearLayout(t))
         return op.emitError("unsupported operand layout for a dot");
@@ -173,7 +174,10 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
       return op.emitError("tt.dot needs shared memory; run ttg-allocate-shared-memory first");
     if (std::optional<MmaPlan> plan = mmaPlan(op))
       return lowerWithMma(op, adaptor, rewriter, *plan, offsetAttr.getInt());
-    int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+    // A batched (3-D) dot has its batch first: every index below is shifted.
+    const unsigned bd = aT.getRank() - 2;
+    int64_t batch = bd ? aT.getDimSize(0) : 1;
+    int64_t M = aT.getDimSize(bd), K = aT.getDimSize(bd + 1), N = bT.getDimSize(bd + 1);
     Type aElt = tc.convertElementType(aT.getElementType());
     Type bElt = tc.convertElementType(bT.getElementType());
     Type accElt = tc.convertElementType(cT.getElementType());
@@ -196,12 +200,16 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     Value base = getSharedMemoryAddress(rewriter, loc, op, ti, offsetAttr.getInt());
     Value aBase = base;
     Value bBase = LLVM::GEPOp::create(rewriter, loc, smemPtr, rewriter.getI8Type(), base,
-                                      ValueRange{i32Val(rewriter, loc, M * K * bytesOf(aElt))});
-    auto store = [&](Value tensor, RankedTensorType t, Value buf, Type elt, int64_t cols) {
+                                      ValueRange{i32Val(rewriter, loc, batch * M * K * bytesOf(aElt))});
+    auto store = [&](Value tensor, RankedTensorType t, Value buf, Type elt, int64_t) {
       auto idx = emitIndices(rewriter, loc, ti, t);
       for (auto [v, c] : llvm::zip(unpackStruct(rewriter, loc, tensor), idx)) {
-        Value flat = LLVM::AddOp::create(
-            rewriter, loc, LLVM::MulOp::create(rewriter, loc, c[0], i32Val(rewriter, loc, cols)), c[1]);
+        // Row-major position over all dims.
+        Value flat = c[0];
+        for (unsigned d = 1; d < c.size(); ++d)
+          flat = LLVM::AddOp::create(
+              rewriter, loc,
+              LLVM::MulOp::create(rewriter, loc, flat, i32Val(rewriter, loc, t.getDimSize(d))), c[d]);
         LLVM::StoreOp::create(rewriter, loc, v,
                               LLVM::GEPOp::create(rewriter, loc, smemPtr, elt, buf, ValueRange{flat}));
       }
@@ -217,28 +225,40 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     auto regCoords = registerCoordinates(toLinearLayout(cT));
     SmallVector<int32_t> rowKeys, colKeys;
     SmallVector<int32_t> rowOf(acc.size()), colOf(acc.size());
-    SmallVector<Value> rowVal, colVal;
+    // Keys: (batch, row) for A's rows and (batch, column) for B's columns.
+    // Runtime bases: A[b][m][0] = (b*M + m)*K, B[b][0][n] = b*K*N + n.
+    SmallVector<Value> rowBase, colBase;
     for (size_t r = 0; r < acc.size(); ++r) {
-      auto ri = llvm::find(rowKeys, regCoords[r][0]);
+      int32_t b = bd ? regCoords[r][0] : 0;
+      int32_t rowKey = b * int32_t(M) + regCoords[r][bd];
+      int32_t colKey = b * int32_t(N) + regCoords[r][bd + 1];
+      auto ri = llvm::find(rowKeys, rowKey);
       if (ri == rowKeys.end()) {
         rowOf[r] = rowKeys.size();
-        rowKeys.push_back(regCoords[r][0]);
-        rowVal.push_back(accIdx[r][0]);
+        rowKeys.push_back(rowKey);
+        Value bm = accIdx[r][bd];
+        if (bd)
+          bm = LLVM::AddOp::create(
+              rewriter, loc, LLVM::MulOp::create(rewriter, loc, accIdx[r][0], i32Val(rewriter, loc, M)),
+              bm);
+        rowBase.push_back(LLVM::MulOp::create(rewriter, loc, bm, i32Val(rewriter, loc, K)));
       } else {
         rowOf[r] = ri - rowKeys.begin();
       }
-      auto ci = llvm::find(colKeys, regCoords[r][1]);
+      auto ci = llvm::find(colKeys, colKey);
       if (ci == colKeys.end()) {
         colOf[r] = colKeys.size();
-        colKeys.push_back(regCoords[r][1]);
-        colVal.push_back(accIdx[r][1]);
+        colKeys.push_back(colKey);
+        Value cb = accIdx[r][bd + 1];
+        if (bd)
+          cb = LLVM::AddOp::create(
+              rewriter, loc,
+              LLVM::MulOp::create(rewriter, loc, accIdx[r][0], i32Val(rewriter, loc, K * N)), cb);
+        colBase.push_back(cb);
       } else {
         colOf[r] = ci - colKeys.begin();
       }
     }
-    SmallVector<Value> rowBase, colPtr;
-    for (Value m : rowVal)
-      rowBase.push_back(LLVM::MulOp::create(rewriter, loc, m, i32Val(rewriter, loc, K)));
     auto upcast = [&](Value v, Type src) -> Value {
       if (isFp8(src))
         v = ti.extFromFp8(rewriter, loc, v, src);
@@ -255,7 +275,7 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
         Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, aElt, aBase, ValueRange{flat});
         aVals.push_back(upcast(LLVM::LoadOp::create(rewriter, loc, aElt, p), aSrc));
       }
-      for (Value n : colVal) {
+      for (Value n : colBase) {
         Value flat = LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, k * N), n);
         Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, bElt, bBase, ValueRange{flat});
         bVals.push_back(upcast(LLVM::LoadOp::create(rewriter, loc, bElt, p), bSrc));
@@ -282,7 +302,7 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
     bool bf16 = aT.getElementType().isBF16();
     Type half = tc.convertElementType(aT.getElementType());
-    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+    Type f32 = rewriter.getF32Type();
     auto cta = ttg::CTALayoutAttr::getDefault(ctx, 2);
     auto mma = ttg::NvidiaMmaEncodingAttr::get(ctx, 2, 0, {plan.wm, plan.wn}, cta, {16, 8});
     auto aOpT = RankedTensorType::get({M, K}, aT.getElementType(),
@@ -368,7 +388,7 @@ mlir::tessera::getMmaV2Warps(RankedTensorType aT, RankedTensorType bT, RankedTen
 
 int64_t mlir::tessera::getDotScratchBytes(Operation *op) {
   auto dot = dyn_cast<tt::DotOp>(op);
-  if (!dot || dot.getA().getType().getRank() != 2 || inMmaLayouts(dot))
+  if (!dot || dot.getA().getType().getRank() < 2 || inMmaLayouts(dot))
     return 0;
   if (mmaPlan(dot))
     return mmaScratchBytes(dot);

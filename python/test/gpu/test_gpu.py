@@ -227,3 +227,13 @@ def test_fp8_dot_matches_the_widened_product(ta, tb):
     c = torch.empty(16, 16, device="cuda")
     fp8_dot[(1,)](a, b, c)
     torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+def test_batched_dot_matches_bmm(dtype):
+    from test.unit.compiler.test_dot_lowering import batched_dot
+    a = torch.randn(4, 16, 32, device="cuda").to(dtype)
+    b = torch.randn(4, 32, 16, device="cuda").to(dtype)
+    c = torch.empty(4, 16, 16, device="cuda")
+    batched_dot[(1,)](a, b, c, B=4, M=16, N=16, K=32)
+    torch.testing.assert_close(c, torch.bmm(a.float(), b.float()), rtol=1e-4, atol=1e-3)

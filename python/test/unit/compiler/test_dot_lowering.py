@@ -103,3 +103,30 @@ def test_dot_variants_in_the_interpreter(flag, monkeypatch):
     torch.testing.assert_close(out[:2048].view(64, 32), acc, rtol=1e-3, atol=1e-2)
     torch.testing.assert_close(out[2048:].view(64, 32), acc2, rtol=1e-3, atol=1e-2)
     torch.testing.assert_close(sums, s, rtol=1e-3, atol=1e-1)
+
+
+@tessera.jit
+def batched_dot(a, b, c, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rb = tl.arange(0, B)[:, None, None]
+    rm = tl.arange(0, M)[None, :, None]
+    rn = tl.arange(0, N)[None, None, :]
+    rk = tl.arange(0, K)
+    x = tl.load(a + rb * M * K + rm * K + rk[None, None, :])
+    y = tl.load(b + rb * K * N + rk[None, :, None] * N + rn)
+    tl.store(c + rb * M * N + rm * N + rn, tl.dot(x, y))
+
+
+def test_batched_dot_compiles():
+    k = tessera.compile(batched_dot, signature={"a": "*fp16", "b": "*fp16", "c": "*fp32"},
+                        constexprs={"B": 2, "M": 16, "N": 32, "K": 16})
+    assert "fma.rn.f32" in k.asm["ptx"] and k.asm["cubin"]
+
+
+def test_batched_dot_in_the_interpreter(monkeypatch):
+    import torch
+    monkeypatch.setenv("TESSERA_INTERPRET", "1")
+    a = torch.randn(2, 16, 16).half()
+    b = torch.randn(2, 16, 32).half()
+    c = torch.empty(2, 16, 32)
+    batched_dot[(1,)](a, b, c, B=2, M=16, N=32, K=16)
+    torch.testing.assert_close(c, torch.bmm(a.float(), b.float()), rtol=1e-3, atol=1e-3)
