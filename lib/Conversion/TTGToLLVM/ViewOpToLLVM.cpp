@@ -254,14 +254,56 @@ struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayou
   }
 };
 
+/// `layout` with its out dims (dim0.., row-major) reshaped to `shape`, the
+/// row-major position of every element kept.
+::tessera::LinearLayout reshapeRowMajor(const ::tessera::LinearLayout &layout,
+                                       ArrayRef<int64_t> shape) {
+  // reshapeOuts flattens with the first out dim least significant: reverse
+  // the dims around it.
+  std::vector<std::string> reversed;
+  for (int64_t d = int64_t(layout.getOutDims().size()) - 1; d >= 0; --d)
+    reversed.push_back("dim" + std::to_string(d));
+  std::vector<::tessera::LinearLayout::DimSize> newDims;
+  std::vector<std::string> forward(shape.size());
+  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d)
+    newDims.push_back({"dim" + std::to_string(d), int32_t(shape[d])});
+  for (size_t d = 0; d < shape.size(); ++d)
+    forward[d] = "dim" + std::to_string(d);
+  return layout.transposeOuts(reversed).reshapeOuts(newDims).transposeOuts(forward);
+}
+
+/// The register renumbering that implements a reshape from `src` to `dst`
+/// when no element changes thread, else std::nullopt.
+std::optional<SmallVector<int32_t>> reshapeInRegisters(RankedTensorType src,
+                                                       RankedTensorType dst) {
+  if (!supportsLinearLayout(src) || !supportsLinearLayout(dst))
+    return std::nullopt;
+  SmallVector<int32_t> map;
+  for (int32_t d = 0; d < dst.getRank(); ++d)
+    map.push_back(d);
+  return getRegisterPermutation(reshapeRowMajor(toLinearLayout(src), dst.getShape()),
+                                toLinearLayout(dst), map);
+}
+
 /// tt.reshape: row-major order is kept (also a valid order when
-/// allow_reorder is set).
+/// allow_reorder is set). When every thread already holds the elements of
+/// its result, registers are only renumbered; otherwise the elements move
+/// through shared memory.
 struct ReshapeConversion : public ConvertOpToLLVMPattern<tt::ReshapeOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSrc().getType(), dst = op.getType();
+    if (std::optional<SmallVector<int32_t>> perm = reshapeInRegisters(src, dst)) {
+      Location loc = op.getLoc();
+      SmallVector<Value> elems = unpackStruct(rewriter, loc, adaptor.getSrc());
+      SmallVector<Value> out;
+      for (int32_t r : *perm)
+        out.push_back(elems[r]);
+      rewriter.replaceOp(op, packStruct(rewriter, loc, getTypeConverter()->convertType(dst), out));
+      return success();
+    }
     return moveInRowMajorOrder(op, adaptor.getSrc(), src, dst, rewriter, getTypeConverter());
   }
 };
@@ -459,7 +501,11 @@ int64_t mlir::tessera::getViewOpScratchBytes(Operation *op) {
       return 0;
     return t.getNumElements() * elementBytes(t.getElementType());
   }
-  // Reshape, join, split and cat always exchange through shared memory.
+  // Reshape (unless it stays in registers), join, split and cat exchange
+  // through shared memory.
+  if (auto r = dyn_cast<tt::ReshapeOp>(op);
+      r && reshapeInRegisters(r.getSrc().getType(), r.getType()))
+    return 0;
   if (isa<tt::ReshapeOp, tt::JoinOp, tt::CatOp>(op)) {
     auto t = cast<RankedTensorType>(op->getResult(0).getType());
     if (!supportsLinearLayout(t))

@@ -237,3 +237,12 @@ def test_batched_dot_matches_bmm(dtype):
     c = torch.empty(4, 16, 16, device="cuda")
     batched_dot[(1,)](a, b, c, B=4, M=16, N=16, K=32)
     torch.testing.assert_close(c, torch.bmm(a.float(), b.float()), rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("R, C, warps", [(8, 8, 1), (4, 32, 1), (16, 64, 4), (32, 32, 4), (2, 256, 4)])
+def test_reshape_in_registers_keeps_row_major_order(R, C, warps):
+    from test.unit.compiler.test_views_lowering import flatten_rows
+    x = torch.randn(R, C, device="cuda")
+    out = torch.empty(R * C, device="cuda")
+    flatten_rows[(1,)](x, out, R=R, C=C, num_warps=warps)
+    assert torch.equal(out, x.reshape(-1))

@@ -117,3 +117,21 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %g : tensor<16x8xf32, #blocked>
   }
 }
+
+// -----
+
+// A reshape that leaves every element in its thread (8x8 over 4x8 lanes to
+// 64 over 32 lanes, row-major) only renumbers registers: no shared memory.
+// CHECK: module attributes {{.*}}ttg.shared = 0 : i32
+// CHECK-LABEL: llvm.func @reshape_in_registers
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @reshape_in_registers(%x: tensor<8x8xf32, #blocked>) -> tensor<64xf32, #blocked1> {
+    %r = tt.reshape %x : tensor<8x8xf32, #blocked> -> tensor<64xf32, #blocked1>
+    tt.return %r : tensor<64xf32, #blocked1>
+  }
+}

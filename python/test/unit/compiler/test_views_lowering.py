@@ -50,3 +50,18 @@ def test_views_compile_to_a_cubin():
         assert op in k.asm["ttgir"], op
     assert "bar.sync" in k.asm["ptx"] and k.metadata["shared"] > 0
     assert k.asm["cubin"][:4] == b"\x7fELF"
+
+
+@tessera.jit
+def flatten_rows(x, out, R: tl.constexpr, C: tl.constexpr):
+    r = tl.arange(0, R)[:, None]
+    c = tl.arange(0, C)[None, :]
+    v = tl.load(x + r * C + c)
+    tl.store(out + tl.arange(0, R * C), tl.reshape(v, (R * C,)))
+
+
+def test_reshape_that_keeps_elements_in_their_threads_needs_no_shared_memory():
+    k = tessera.compile(flatten_rows, signature={"x": "*fp32", "out": "*fp32"}, constexprs={"R": 16, "C": 64},
+                        num_warps=4)
+    assert k.metadata["shared"] == 0
+    assert "bar.sync" not in k.asm["ptx"] and "barrier.sync" not in k.asm["ptx"]
