@@ -244,6 +244,32 @@ TEST_F(LayoutConversions, DotOperandsMatchPtxFragments) {
   }
 }
 
+TEST_F(LayoutConversions, ReshapeRowMajorKeepsEachElementsRowMajorPosition) {
+  struct Case {
+    std::vector<int64_t> from, to;
+  };
+  auto enc = blocked({1, 2}, {4, 8}, {2, 2}, {1, 0});
+  for (Case c : std::vector<Case>{{{16, 32}, {512}}, {{16, 32}, {8, 64}}, {{16, 32}, {2, 8, 32}},
+                                  {{16, 32}, {32, 16}}}) {
+    auto type = RankedTensorType::get(c.from, Float32Type::get(&ctx), enc);
+    auto ll = toLinearLayout(type);
+    auto reshaped = reshapeRowMajor(ll, c.to);
+    for (int r = 0; r < ll.getInDimSize("register"); ++r)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int warp = 0; warp < 4; ++warp) {
+          std::vector<std::pair<std::string, int32_t>> in = {
+              {"register", r}, {"lane", lane}, {"warp", warp}, {"block", 0}};
+          auto a = ll.apply(in), b = reshaped.apply(in);
+          int64_t flatA = 0, flatB = 0;
+          for (size_t d = 0; d < c.from.size(); ++d)
+            flatA = flatA * c.from[d] + a[d].second;
+          for (size_t d = 0; d < c.to.size(); ++d)
+            flatB = flatB * c.to[d] + b[d].second;
+          EXPECT_EQ(flatA, flatB) << "register " << r << " lane " << lane << " warp " << warp;
+        }
+  }
+}
+
 TEST_F(LayoutConversions, OtherMmaVersionsAreNotSupportedYet) {
   auto v3 = ttg::NvidiaMmaEncodingAttr::get(&ctx, 3, 0, {4, 1}, ttg::CTALayoutAttr::getDefault(&ctx, 2),
                                             {16, 64, 16});

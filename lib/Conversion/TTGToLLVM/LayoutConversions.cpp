@@ -238,3 +238,21 @@ std::optional<LinearLayout> mlir::tessera::toSharedLinearLayout(ArrayRef<int64_t
   }
   return std::nullopt;
 }
+
+/// `layout` with its out dims (dim0.., row-major) reshaped to `shape`, the
+/// row-major position of every element kept.
+LinearLayout mlir::tessera::reshapeRowMajor(const LinearLayout &layout,
+                                            ArrayRef<int64_t> shape) {
+  // reshapeOuts flattens with the first out dim least significant: reverse
+  // the dims around it.
+  std::vector<std::string> reversed;
+  for (int64_t d = int64_t(layout.getOutDims().size()) - 1; d >= 0; --d)
+    reversed.push_back("dim" + std::to_string(d));
+  std::vector<LinearLayout::DimSize> newDims;
+  std::vector<std::string> forward(shape.size());
+  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d)
+    newDims.push_back({"dim" + std::to_string(d), int32_t(shape[d])});
+  for (size_t d = 0; d < shape.size(); ++d)
+    forward[d] = "dim" + std::to_string(d);
+  return layout.transposeOuts(reversed).reshapeOuts(newDims).transposeOuts(forward);
+}

@@ -254,24 +254,6 @@ struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayou
   }
 };
 
-/// `layout` with its out dims (dim0.., row-major) reshaped to `shape`, the
-/// row-major position of every element kept.
-::tessera::LinearLayout reshapeRowMajor(const ::tessera::LinearLayout &layout,
-                                       ArrayRef<int64_t> shape) {
-  // reshapeOuts flattens with the first out dim least significant: reverse
-  // the dims around it.
-  std::vector<std::string> reversed;
-  for (int64_t d = int64_t(layout.getOutDims().size()) - 1; d >= 0; --d)
-    reversed.push_back("dim" + std::to_string(d));
-  std::vector<::tessera::LinearLayout::DimSize> newDims;
-  std::vector<std::string> forward(shape.size());
-  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d)
-    newDims.push_back({"dim" + std::to_string(d), int32_t(shape[d])});
-  for (size_t d = 0; d < shape.size(); ++d)
-    forward[d] = "dim" + std::to_string(d);
-  return layout.transposeOuts(reversed).reshapeOuts(newDims).transposeOuts(forward);
-}
-
 /// The register renumbering that implements a reshape from `src` to `dst`
 /// when no element changes thread, else std::nullopt.
 std::optional<SmallVector<int32_t>> reshapeInRegisters(RankedTensorType src,

@@ -39,6 +39,11 @@ private:
 /// otherwise).
 bool supportsLinearLayout(RankedTensorType type);
 
+/// `layout` (out dims dim0.., a row-major tensor) with its out dims reshaped
+/// to `shape`, every element keeping its row-major position.
+::tessera::LinearLayout reshapeRowMajor(const ::tessera::LinearLayout &layout,
+                                        ArrayRef<int64_t> shape);
+
 /// The layout of a shared-memory buffer (swizzled_shared, nvmma_shared): from
 /// the element offset in shared memory (in dim "offset") to the tensor
 /// coordinates (dim0, dim1, ...); std::nullopt for other encodings.
