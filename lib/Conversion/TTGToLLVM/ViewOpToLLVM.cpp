@@ -145,6 +145,15 @@ int64_t elementBytes(Type elt) {
   return std::max<int64_t>(elt.getIntOrFloatBitWidth() / 8, 1);
 }
 
+/// Padding (elements) after each row of a convert_layout's buffer: one
+/// 32-bit word, so that consecutive rows start in different banks.
+int64_t convertRowPad(RankedTensorType t) {
+  if (t.getRank() < 2)
+    return 0;
+  return std::max<int64_t>(1, 4 / elementBytes(t.getElementType()));
+}
+
+
 
 
 /// Ops that rearrange elements between threads by their row-major position:
@@ -160,11 +169,16 @@ struct SharedExchange {
   const TargetInfoBase &ti;
   Value base;
   Type elt;
+  /// Elements of padding after each row (the last dim) of a rank >= 2 tensor,
+  /// so that threads reading down a column hit different banks.
+  int64_t rowPad = 0;
 
   Value rowMajor(RankedTensorType t, ArrayRef<Value> coords) {
     Value flat = i32Val(rewriter, loc, 0);
+    int64_t last = t.getRank() - 1;
     for (int64_t d = 0; d < t.getRank(); ++d) {
-      flat = LLVM::MulOp::create(rewriter, loc, flat, i32Val(rewriter, loc, t.getDimSize(d)));
+      int64_t size = t.getDimSize(d) + (d == last && last > 0 ? rowPad : 0);
+      flat = LLVM::MulOp::create(rewriter, loc, flat, i32Val(rewriter, loc, size));
       flat = LLVM::AddOp::create(rewriter, loc, flat, coords[d]);
     }
     return flat;
@@ -221,10 +235,11 @@ FailureOr<SharedExchange> sharedExchange(Operation *op, ConversionPatternRewrite
 /// laid out as `dst`, element i of the row-major order staying element i.
 LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorType src,
                                   RankedTensorType dst, ConversionPatternRewriter &rewriter,
-                                  const TypeConverter *converter) {
+                                  const TypeConverter *converter, int64_t rowPad = 0) {
   auto x = sharedExchange(op, rewriter, converter, src.getElementType(), {src, dst});
   if (failed(x))
     return failure();
+  x->rowPad = rowPad;
   x->write(converted, src, 1, 0);
   x->ti.barrier(rewriter, op->getLoc());
   rewriter.replaceOp(op, x->read(dst, 1, 0));
@@ -250,7 +265,8 @@ struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayou
     if (isRegisterPermutation(src, dst))
       return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
                                           getTypeConverter(), rewriter);
-    return moveInRowMajorOrder(op, adaptor.getSrc(), src, dst, rewriter, getTypeConverter());
+    return moveInRowMajorOrder(op, adaptor.getSrc(), src, dst, rewriter, getTypeConverter(),
+                               convertRowPad(src));
   }
 };
 
@@ -507,7 +523,8 @@ int64_t mlir::tessera::getViewOpScratchBytes(Operation *op) {
   auto dst = cast<RankedTensorType>(cvt.getType());
   if (!supportsLinearLayout(src) || !supportsLinearLayout(dst) || isRegisterPermutation(src, dst))
     return 0;
-  return src.getNumElements() * elementBytes(src.getElementType());
+  int64_t rows = src.getNumElements() / src.getShape().back();
+  return rows * (src.getShape().back() + convertRowPad(src)) * elementBytes(src.getElementType());
 }
 
 void mlir::tessera::populateViewOpToLLVMPatterns(
