@@ -145,12 +145,14 @@ int64_t elementBytes(Type elt) {
   return std::max<int64_t>(elt.getIntOrFloatBitWidth() / 8, 1);
 }
 
-/// Padding (elements) after each row of a convert_layout's buffer: one
-/// 32-bit word, so that consecutive rows start in different banks.
+/// Padding (elements) after each row of a convert_layout's buffer: 16 bytes,
+/// so that the rows a warp reads down a column (8 rows apart by 2 for dot
+/// operand fragments) start in different groups of banks, and rows stay
+/// 16-byte aligned.
 int64_t convertRowPad(RankedTensorType t) {
   if (t.getRank() < 2)
     return 0;
-  return std::max<int64_t>(1, 4 / elementBytes(t.getElementType()));
+  return std::max<int64_t>(1, 16 / elementBytes(t.getElementType()));
 }
 
 

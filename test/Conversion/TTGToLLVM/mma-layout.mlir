@@ -3,8 +3,8 @@
 // nvidia_mma (v2) and dot_op layouts have LinearLayouts (LayoutConversions.cpp),
 // so tensors in them lower like any other: conversions through shared memory,
 // elementwise ops per owned element (32x32 over 128 threads: 8 each). The
-// conversion buffer pads each row by one 32-bit word: 32 x 33 x 4 bytes.
-// CHECK: module attributes {{.*}}ttg.shared = 4224 : i32
+// conversion buffer pads each row by 16 bytes: 32 x (32 + 4) x 4 bytes.
+// CHECK: module attributes {{.*}}ttg.shared = 4608 : i32
 // CHECK-LABEL: llvm.func @to_mma_and_back
 // CHECK-COUNT-8: llvm.store {{.*}} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
