@@ -145,18 +145,95 @@ int64_t elementBytes(Type elt) {
   return std::max<int64_t>(elt.getIntOrFloatBitWidth() / 8, 1);
 }
 
-/// Padding (elements) after each row of a convert_layout's buffer: 16 bytes,
-/// so that the rows a warp reads down a column (8 rows apart by 2 for dot
-/// operand fragments) start in different groups of banks, and rows stay
-/// 16-byte aligned.
-int64_t convertRowPad(RankedTensorType t) {
-  if (t.getRank() < 2)
-    return 0;
-  return std::max<int64_t>(1, 16 / elementBytes(t.getElementType()));
+/// The shared-memory buffer of a convert_layout through shared memory. Its
+/// fastest dim is the one along which the result's registers run (so reads
+/// vectorize), the others follow from last to first; each run of the fastest
+/// dim is padded by 16 bytes (rank >= 2), so that rows read down a column
+/// start in different groups of banks and stay 16-byte aligned.
+struct ConvertBuffer {
+  SmallVector<int64_t> strides; // in elements, per tensor dim
+  int64_t elements = 0;         // the buffer's size in elements
+  unsigned fastest = 0;
+  int64_t maxVectorBytes = 16;  // alignment every run of the fastest dim keeps
+};
+
+/// The dim along which register 1 of `type` sits right after register 0 (the
+/// registers' contiguous dim), if any.
+std::optional<unsigned> registerContiguousDim(RankedTensorType type) {
+  ::tessera::LinearLayout ll = toLinearLayout(type);
+  for (auto &[name, vecs] : ll.getBases()) {
+    if (name != "register" || vecs.empty())
+      continue;
+    std::optional<unsigned> dim;
+    for (auto [d, c] : llvm::enumerate(vecs[0])) {
+      if (c == 0)
+        continue;
+      if (c != 1 || dim)
+        return std::nullopt;
+      dim = unsigned(d);
+    }
+    return dim;
+  }
+  return std::nullopt;
 }
 
+ConvertBuffer convertBuffer(RankedTensorType src, RankedTensorType dst) {
+  ConvertBuffer b;
+  int64_t rank = src.getRank(), bytes = elementBytes(src.getElementType());
+  b.fastest = registerContiguousDim(dst).value_or(unsigned(rank - 1));
+  b.strides.assign(rank, 0);
+  b.strides[b.fastest] = 1;
+  int64_t pad = rank >= 2 ? std::max<int64_t>(1, 16 / bytes) : 0;
+  int64_t running = src.getDimSize(b.fastest) + pad;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (unsigned(d) == b.fastest)
+      continue;
+    b.strides[d] = running;
+    running *= src.getDimSize(d);
+  }
+  b.elements = running;
+  if (rank >= 2) {
+    int64_t rowBytes = (src.getDimSize(b.fastest) + pad) * bytes;
+    b.maxVectorBytes = std::min<int64_t>(16, rowBytes & -rowBytes);
+  }
+  return b;
+}
 
-
+/// How many consecutive registers of `type` are consecutive elements along
+/// `dim`, aligned so that one vector access moves them (every other basis is
+/// a multiple of the width along `dim`), within `maxBytes`.
+int64_t vectorWidth(RankedTensorType type, unsigned dim, int64_t maxBytes) {
+  Type elt = type.getElementType();
+  if (!elt.isIntOrFloat() || elt.getIntOrFloatBitWidth() < 8)
+    return 1;
+  int64_t bytes = elementBytes(elt);
+  int64_t v = 1;
+  unsigned used = 0;
+  ::tessera::LinearLayout ll = toLinearLayout(type);
+  for (auto &[name, vecs] : ll.getBases()) {
+    if (name != "register")
+      continue;
+    for (auto &vec : vecs) {
+      bool unit = vec[dim] == v;
+      for (auto [d, c] : llvm::enumerate(vec))
+        if (unsigned(d) != dim && c != 0)
+          unit = false;
+      if (!unit || (v * 2) * bytes > maxBytes)
+        break;
+      v *= 2;
+      ++used;
+    }
+  }
+  // Alignment: the other bases may only move by whole vectors along `dim`.
+  for (auto &[name, vecs] : ll.getBases())
+    for (auto [i, vec] : llvm::enumerate(vecs)) {
+      if (name == "register" && i < used)
+        continue;
+      while (v > 1 && vec[dim] % v)
+        v /= 2;
+    }
+  return v;
+}
 
 /// Ops that rearrange elements between threads by their row-major position:
 /// every source element is written to shared memory at a position computed
@@ -249,11 +326,69 @@ LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorTy
 }
 
 /// convert_layout: in registers when each thread already holds what it
-/// needs; otherwise every thread writes its elements to shared memory at
-/// their row-major position, a barrier, and every thread reads the elements
-/// of its new layout (a second barrier protects the buffer's next use).
+/// needs; otherwise every thread writes its elements to shared memory (laid
+/// out as convertBuffer says, in vectors where its registers allow), a
+/// barrier, and every thread reads the elements of its new layout (in
+/// vectors where the result's registers allow).
 struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayoutOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult convertThroughSharedMemory(ttg::ConvertLayoutOp op, Value converted,
+                                           RankedTensorType src, RankedTensorType dst,
+                                           ConversionPatternRewriter &rewriter) const {
+    auto x = sharedExchange(op, rewriter, getTypeConverter(), src.getElementType(), {src, dst});
+    if (failed(x))
+      return failure();
+    Location loc = op.getLoc();
+    ConvertBuffer buf = convertBuffer(src, dst);
+    int64_t bytes = elementBytes(src.getElementType());
+    auto index = [&](ArrayRef<Value> coords) {
+      Value i = i32Val(rewriter, loc, 0);
+      for (auto [d, c] : llvm::enumerate(coords))
+        i = LLVM::AddOp::create(
+            rewriter, loc, i,
+            buf.strides[d] == 1
+                ? c
+                : LLVM::MulOp::create(rewriter, loc, c, i32Val(rewriter, loc, buf.strides[d]))
+                      .getResult());
+      return i;
+    };
+    // Writes.
+    int64_t wv = vectorWidth(src, buf.fastest, buf.maxVectorBytes);
+    SmallVector<Value> elems = unpackStruct(rewriter, loc, converted);
+    auto srcIdx = emitIndices(rewriter, loc, x->ti, src);
+    for (size_t r = 0; r < elems.size(); r += wv) {
+      Value addr = x->address(index(srcIdx[r]));
+      if (wv == 1) {
+        LLVM::StoreOp::create(rewriter, loc, elems[r], addr);
+        continue;
+      }
+      auto vecTy = VectorType::get({wv}, x->elt);
+      Value v = LLVM::UndefOp::create(rewriter, loc, vecTy);
+      for (int64_t i = 0; i < wv; ++i)
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, elems[r + i], i32Val(rewriter, loc, i));
+      LLVM::StoreOp::create(rewriter, loc, v, addr, wv * bytes);
+    }
+    x->ti.barrier(rewriter, loc);
+    // Reads.
+    int64_t rv = vectorWidth(dst, buf.fastest, buf.maxVectorBytes);
+    auto dstIdx = emitIndices(rewriter, loc, x->ti, dst);
+    SmallVector<Value> out(dstIdx.size());
+    for (size_t r = 0; r < dstIdx.size(); r += rv) {
+      Value addr = x->address(index(dstIdx[r]));
+      if (rv == 1) {
+        out[r] = LLVM::LoadOp::create(rewriter, loc, x->elt, addr);
+        continue;
+      }
+      auto vecTy = VectorType::get({rv}, x->elt);
+      Value v = LLVM::LoadOp::create(rewriter, loc, vecTy, addr, rv * bytes);
+      for (int64_t i = 0; i < rv; ++i)
+        out[r + i] = LLVM::ExtractElementOp::create(rewriter, loc, v, i32Val(rewriter, loc, i));
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc, x->tc.convertType(dst), out));
+    return success();
+  }
+
   LogicalResult
   matchAndRewrite(ttg::ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -267,8 +402,7 @@ struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayou
     if (isRegisterPermutation(src, dst))
       return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
                                           getTypeConverter(), rewriter);
-    return moveInRowMajorOrder(op, adaptor.getSrc(), src, dst, rewriter, getTypeConverter(),
-                               convertRowPad(src));
+    return convertThroughSharedMemory(op, adaptor.getSrc(), src, dst, rewriter);
   }
 };
 
@@ -525,8 +659,7 @@ int64_t mlir::tessera::getViewOpScratchBytes(Operation *op) {
   auto dst = cast<RankedTensorType>(cvt.getType());
   if (!supportsLinearLayout(src) || !supportsLinearLayout(dst) || isRegisterPermutation(src, dst))
     return 0;
-  int64_t rows = src.getNumElements() / src.getShape().back();
-  return rows * (src.getShape().back() + convertRowPad(src)) * elementBytes(src.getElementType());
+  return convertBuffer(src, dst).elements * elementBytes(src.getElementType());
 }
 
 void mlir::tessera::populateViewOpToLLVMPatterns(

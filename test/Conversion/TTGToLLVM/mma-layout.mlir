@@ -5,16 +5,19 @@
 // elementwise ops per owned element (32x32 over 128 threads: 8 each). The
 // conversion buffer pads each row by 16 bytes: 32 x (32 + 4) x 4 bytes.
 // CHECK: module attributes {{.*}}ttg.shared = 4608 : i32
+// Accesses are vectors where the registers run along the buffer's fastest
+// dim: the blocked side holds 4 consecutive columns (16 bytes), the mma side
+// pairs (8 bytes).
 // CHECK-LABEL: llvm.func @to_mma_and_back
-// CHECK-COUNT-8: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK-COUNT-2: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
-// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-4: llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
 // CHECK-COUNT-8: llvm.call @__nv_expf
 // The second conversion reuses the bytes of the first: a barrier first.
 // CHECK: nvvm.barrier0
-// CHECK-COUNT-8: llvm.store {{.*}} : f32, !llvm.ptr<3>
+// CHECK-COUNT-4: llvm.store {{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
-// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-2: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
@@ -29,11 +32,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // A dot operand (A of m16n8k16, f16, kWidth 2): 16x16 over one warp, 8 halves
-// per thread.
+// per thread: one 16-byte store of the thread's row segment, then its four
+// fragment pairs as 4-byte loads.
 // CHECK-LABEL: llvm.func @dot_operand
-// CHECK-COUNT-8: llvm.store {{.*}} : f16, !llvm.ptr<3>
+// CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
 // CHECK: nvvm.barrier0
-// CHECK-COUNT-8: llvm.load {{.*}} : !llvm.ptr<3> -> f16
+// CHECK-COUNT-4: llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> vector<2xf16>
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 #dot = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
