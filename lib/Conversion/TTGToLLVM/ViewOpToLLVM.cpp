@@ -145,11 +145,10 @@ int64_t elementBytes(Type elt) {
   return std::max<int64_t>(elt.getIntOrFloatBitWidth() / 8, 1);
 }
 
-/// The shared-memory buffer of a convert_layout through shared memory. Its
-/// fastest dim is the one along which the result's registers run (so reads
-/// vectorize), the others follow from last to first; each run of the fastest
-/// dim is padded by 16 bytes (rank >= 2), so that rows read down a column
-/// start in different groups of banks and stay 16-byte aligned.
+/// The shared-memory buffer of a convert_layout through shared memory:
+/// row-major, each row (run of the last dim) padded by 16 bytes (rank >= 2),
+/// so that rows read down a column start in different groups of banks and
+/// stay 16-byte aligned.
 struct ConvertBuffer {
   SmallVector<int64_t> strides; // in elements, per tensor dim
   int64_t elements = 0;         // the buffer's size in elements
@@ -157,30 +156,13 @@ struct ConvertBuffer {
   int64_t maxVectorBytes = 16;  // alignment every run of the fastest dim keeps
 };
 
-/// The dim along which register 1 of `type` sits right after register 0 (the
-/// registers' contiguous dim), if any.
-std::optional<unsigned> registerContiguousDim(RankedTensorType type) {
-  ::tessera::LinearLayout ll = toLinearLayout(type);
-  for (auto &[name, vecs] : ll.getBases()) {
-    if (name != "register" || vecs.empty())
-      continue;
-    std::optional<unsigned> dim;
-    for (auto [d, c] : llvm::enumerate(vecs[0])) {
-      if (c == 0)
-        continue;
-      if (c != 1 || dim)
-        return std::nullopt;
-      dim = unsigned(d);
-    }
-    return dim;
-  }
-  return std::nullopt;
-}
-
 ConvertBuffer convertBuffer(RankedTensorType src, RankedTensorType dst) {
   ConvertBuffer b;
   int64_t rank = src.getRank(), bytes = elementBytes(src.getElementType());
-  b.fastest = registerContiguousDim(dst).value_or(unsigned(rank - 1));
+  // Row-major. (Following the result's registers instead made the writes of
+  // a K x N dot operand stride down columns, which cost more than the
+  // vector reads gained: H200 runs 28 and 29.)
+  b.fastest = unsigned(rank - 1);
   b.strides.assign(rank, 0);
   b.strides[b.fastest] = 1;
   int64_t pad = rank >= 2 ? std::max<int64_t>(1, 16 / bytes) : 0;
