@@ -166,22 +166,10 @@ int tessera::api::cuda::deviceCount() {
 }
 
 Status tessera::api::cuda::computeCapability(int device, int &capability) {
-  Driver &d = driver();
-  if (!d.loaded)
-    return d.loadStatus;
-  CUdevice dev = 0;
-  if (Status s = statusOf(d.cuDeviceGet(&dev, device), "cuDeviceGet"); !s.ok())
-    return s;
   int major = 0, minor = 0;
-  if (Status s = statusOf(
-          d.cuDeviceGetAttribute(&major, kDevAttrComputeMajor, dev),
-          "cuDeviceGetAttribute");
-      !s.ok())
+  if (Status s = deviceAttribute(device, kDevAttrComputeMajor, major); !s.ok())
     return s;
-  if (Status s = statusOf(
-          d.cuDeviceGetAttribute(&minor, kDevAttrComputeMinor, dev),
-          "cuDeviceGetAttribute");
-      !s.ok())
+  if (Status s = deviceAttribute(device, kDevAttrComputeMinor, minor); !s.ok())
     return s;
   capability = major * 10 + minor;
   return {};

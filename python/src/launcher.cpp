@@ -79,13 +79,30 @@ struct Packed {
     ++count;
     return &heap.back();
   }
-  void params(std::vector<void *> &out) {
-    out.resize(count);
+  /// cuLaunchKernel's argument array: `small` when it holds them all (it has
+  /// kInline entries), else `large`. Null without arguments.
+  void **params(void **small, std::vector<void *> &large) {
+    if (!count)
+      return nullptr;
+    void **out = small;
+    if (count > kInline) {
+      large.resize(count);
+      out = large.data();
+    }
     for (size_t i = 0; i < count; ++i)
       out[i] = i < kInline ? static_cast<void *>(&inlineSlots[i])
                            : static_cast<void *>(&heap[i - kInline]);
+    return out;
   }
 };
+
+/// The bound arguments as a Python list (for the slow path and specialize).
+static py::list boundList(const BoundArgs &bound) {
+  py::list out(bound.size());
+  for (size_t i = 0; i < bound.size(); ++i)
+    out[i] = py::reinterpret_borrow<py::object>(bound[i]);
+  return out;
+}
 
 /// Where the error is: "argument 'x'" or "argument 'pair[1]'".
 std::string Launcher::argName(size_t param, const std::vector<int> &path) const {
@@ -519,14 +536,11 @@ py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
   if (hit) {
     entryObj = py::reinterpret_borrow<py::object>(hit);
   } else {
-    py::list boundList(bound.size());
-    for (size_t i = 0; i < bound.size(); ++i)
-      boundList[i] = py::reinterpret_borrow<py::object>(bound[i]);
     py::dict opts;
     for (int o = 0; o < kNumOptions; ++o)
       if (options[o])
         opts[kOptionNames[o]] = py::reinterpret_borrow<py::object>(options[o]);
-    entryObj = miss(key, boundList, opts, w.device);
+    entryObj = miss(key, boundList(bound), opts, w.device);
     if (PyDict_SetItem(cache.ptr(), key.ptr(), entryObj.ptr()) < 0)
       throw py::error_already_set();
   }
@@ -586,17 +600,9 @@ py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
   }
   void *inlineParams[Packed::kInline];
   std::vector<void *> heapParams;
-  void **params = inlineParams;
-  if (packed.count > Packed::kInline) {
-    packed.params(heapParams);
-    params = heapParams.data();
-  } else {
-    for (size_t i = 0; i < packed.count; ++i)
-      inlineParams[i] = &packed.inlineSlots[i];
-  }
   cuda::Status st = cuda::launchKernel(entry.function, entry.context, dims[0], dims[1], dims[2],
                                        entry.block, entry.shared, stream,
-                                       packed.count ? params : nullptr);
+                                       packed.params(inlineParams, heapParams));
   if (!st.ok()) {
     raiseCudaError(st.code, st.name, st.message, kernelName);
     throw std::runtime_error("launch of " + kernelName + " failed: " + st.name);
@@ -616,10 +622,7 @@ py::object Launcher::specialize(py::handle args, py::handle kwargs, const SpecCo
   if (!key)
     throw py::error_already_set();
   PyTuple_SET_ITEM(key.ptr(), keyLength - 1, PyLong_FromLong(0));
-  py::list boundList(bound.size());
-  for (size_t i = 0; i < bound.size(); ++i)
-    boundList[i] = py::reinterpret_borrow<py::object>(bound[i]);
-  return py::make_tuple(key, boundList);
+  return py::make_tuple(key, boundList(bound));
 }
 
 bool Launcher::interpretMode() {

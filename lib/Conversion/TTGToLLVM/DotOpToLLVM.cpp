@@ -201,7 +201,7 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
     Value aBase = base;
     Value bBase = LLVM::GEPOp::create(rewriter, loc, smemPtr, rewriter.getI8Type(), base,
                                       ValueRange{i32Val(rewriter, loc, batch * M * K * bytesOf(aElt))});
-    auto store = [&](Value tensor, RankedTensorType t, Value buf, Type elt, int64_t) {
+    auto store = [&](Value tensor, RankedTensorType t, Value buf, Type elt) {
       auto idx = emitIndices(rewriter, loc, ti, t);
       for (auto [v, c] : llvm::zip(unpackStruct(rewriter, loc, tensor), idx)) {
         // Row-major position over all dims.
@@ -214,8 +214,8 @@ struct DotConversion : public ConvertOpToLLVMPattern<tt::DotOp> {
                               LLVM::GEPOp::create(rewriter, loc, smemPtr, elt, buf, ValueRange{flat}));
       }
     };
-    store(adaptor.getA(), aT, aBase, aElt, K);
-    store(adaptor.getB(), bT, bBase, bElt, N);
+    store(adaptor.getA(), aT, aBase, aElt);
+    store(adaptor.getB(), bT, bBase, bElt);
     ti.barrier(rewriter, loc);
 
     SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getC());

@@ -66,6 +66,19 @@ struct SplatConversion : public ConvertOpToLLVMPattern<tt::SplatOp> {
 /// Shared by ops whose result holds, in each thread, elements the source
 /// already holds in the same thread. `dstDimToSrcDim[i]` is the source dim
 /// of result dim i (-1 for a new size-1 dim).
+/// Replaces `op` by the registers `perm` of `src` (a converted tensor) as a
+/// tensor of `dstType`.
+void replaceByRegisters(Operation *op, Value src, ArrayRef<int32_t> perm,
+                        RankedTensorType dstType, const TypeConverter *tc,
+                        ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  SmallVector<Value> elems = unpackStruct(rewriter, loc, src);
+  SmallVector<Value> out;
+  for (int32_t r : perm)
+    out.push_back(elems[r]);
+  rewriter.replaceOp(op, packStruct(rewriter, loc, tc->convertType(dstType), out));
+}
+
 LogicalResult rewriteAsRegisterPermutation(Operation *op, Value src,
                                            RankedTensorType srcType,
                                            RankedTensorType dstType,
@@ -79,12 +92,7 @@ LogicalResult rewriteAsRegisterPermutation(Operation *op, Value src,
   if (!perm)
     return op->emitError("this change of layout moves data between threads, "
                          "which the GPU lowering does not support yet");
-  Location loc = op->getLoc();
-  SmallVector<Value> elems = unpackStruct(rewriter, loc, src);
-  SmallVector<Value> out;
-  for (int32_t r : *perm)
-    out.push_back(elems[r]);
-  rewriter.replaceOp(op, packStruct(rewriter, loc, tc->convertType(dstType), out));
+  replaceByRegisters(op, src, *perm, dstType, tc, rewriter);
   return success();
 }
 
@@ -149,33 +157,28 @@ int64_t elementBytes(Type elt) {
 /// row-major, each row (run of the last dim) padded by 16 bytes (rank >= 2),
 /// so that rows read down a column start in different groups of banks and
 /// stay 16-byte aligned.
+/// (Ordering it after the result's registers instead made the writes of a
+/// K x N dot operand stride down columns, which cost more than the vector
+/// reads gained: H200 runs 28 and 29.)
 struct ConvertBuffer {
   SmallVector<int64_t> strides; // in elements, per tensor dim
   int64_t elements = 0;         // the buffer's size in elements
-  unsigned fastest = 0;
-  int64_t maxVectorBytes = 16;  // alignment every run of the fastest dim keeps
+  int64_t maxVectorBytes = 16;  // alignment every row keeps
 };
 
-ConvertBuffer convertBuffer(RankedTensorType src, RankedTensorType dst) {
+ConvertBuffer convertBuffer(RankedTensorType type) {
   ConvertBuffer b;
-  int64_t rank = src.getRank(), bytes = elementBytes(src.getElementType());
-  // Row-major. (Following the result's registers instead made the writes of
-  // a K x N dot operand stride down columns, which cost more than the
-  // vector reads gained: H200 runs 28 and 29.)
-  b.fastest = unsigned(rank - 1);
-  b.strides.assign(rank, 0);
-  b.strides[b.fastest] = 1;
+  int64_t rank = type.getRank(), bytes = elementBytes(type.getElementType());
   int64_t pad = rank >= 2 ? std::max<int64_t>(1, 16 / bytes) : 0;
-  int64_t running = src.getDimSize(b.fastest) + pad;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    if (unsigned(d) == b.fastest)
-      continue;
+  b.strides.assign(rank, 1);
+  int64_t running = type.getDimSize(rank - 1) + pad;
+  for (int64_t d = rank - 2; d >= 0; --d) {
     b.strides[d] = running;
-    running *= src.getDimSize(d);
+    running *= type.getDimSize(d);
   }
   b.elements = running;
   if (rank >= 2) {
-    int64_t rowBytes = (src.getDimSize(b.fastest) + pad) * bytes;
+    int64_t rowBytes = (type.getDimSize(rank - 1) + pad) * bytes;
     b.maxVectorBytes = std::min<int64_t>(16, rowBytes & -rowBytes);
   }
   return b;
@@ -230,16 +233,11 @@ struct SharedExchange {
   const TargetInfoBase &ti;
   Value base;
   Type elt;
-  /// Elements of padding after each row (the last dim) of a rank >= 2 tensor,
-  /// so that threads reading down a column hit different banks.
-  int64_t rowPad = 0;
 
   Value rowMajor(RankedTensorType t, ArrayRef<Value> coords) {
     Value flat = i32Val(rewriter, loc, 0);
-    int64_t last = t.getRank() - 1;
     for (int64_t d = 0; d < t.getRank(); ++d) {
-      int64_t size = t.getDimSize(d) + (d == last && last > 0 ? rowPad : 0);
-      flat = LLVM::MulOp::create(rewriter, loc, flat, i32Val(rewriter, loc, size));
+      flat = LLVM::MulOp::create(rewriter, loc, flat, i32Val(rewriter, loc, t.getDimSize(d)));
       flat = LLVM::AddOp::create(rewriter, loc, flat, coords[d]);
     }
     return flat;
@@ -296,11 +294,10 @@ FailureOr<SharedExchange> sharedExchange(Operation *op, ConversionPatternRewrite
 /// laid out as `dst`, element i of the row-major order staying element i.
 LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorType src,
                                   RankedTensorType dst, ConversionPatternRewriter &rewriter,
-                                  const TypeConverter *converter, int64_t rowPad = 0) {
+                                  const TypeConverter *converter) {
   auto x = sharedExchange(op, rewriter, converter, src.getElementType(), {src, dst});
   if (failed(x))
     return failure();
-  x->rowPad = rowPad;
   x->write(converted, src, 1, 0);
   x->ti.barrier(rewriter, op->getLoc());
   rewriter.replaceOp(op, x->read(dst, 1, 0));
@@ -322,7 +319,8 @@ struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayou
     if (failed(x))
       return failure();
     Location loc = op.getLoc();
-    ConvertBuffer buf = convertBuffer(src, dst);
+    ConvertBuffer buf = convertBuffer(src);
+    unsigned lastDim = unsigned(src.getRank() - 1);
     int64_t bytes = elementBytes(src.getElementType());
     auto index = [&](ArrayRef<Value> coords) {
       Value i = i32Val(rewriter, loc, 0);
@@ -336,7 +334,7 @@ struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayou
       return i;
     };
     // Writes.
-    int64_t wv = vectorWidth(src, buf.fastest, buf.maxVectorBytes);
+    int64_t wv = vectorWidth(src, lastDim, buf.maxVectorBytes);
     SmallVector<Value> elems = unpackStruct(rewriter, loc, converted);
     auto srcIdx = emitIndices(rewriter, loc, x->ti, src);
     for (size_t r = 0; r < elems.size(); r += wv) {
@@ -353,7 +351,7 @@ struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayou
     }
     x->ti.barrier(rewriter, loc);
     // Reads.
-    int64_t rv = vectorWidth(dst, buf.fastest, buf.maxVectorBytes);
+    int64_t rv = vectorWidth(dst, lastDim, buf.maxVectorBytes);
     auto dstIdx = emitIndices(rewriter, loc, x->ti, dst);
     SmallVector<Value> out(dstIdx.size());
     for (size_t r = 0; r < dstIdx.size(); r += rv) {
@@ -412,12 +410,7 @@ struct ReshapeConversion : public ConvertOpToLLVMPattern<tt::ReshapeOp> {
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSrc().getType(), dst = op.getType();
     if (std::optional<SmallVector<int32_t>> perm = reshapeInRegisters(src, dst)) {
-      Location loc = op.getLoc();
-      SmallVector<Value> elems = unpackStruct(rewriter, loc, adaptor.getSrc());
-      SmallVector<Value> out;
-      for (int32_t r : *perm)
-        out.push_back(elems[r]);
-      rewriter.replaceOp(op, packStruct(rewriter, loc, getTypeConverter()->convertType(dst), out));
+      replaceByRegisters(op, adaptor.getSrc(), *perm, dst, getTypeConverter(), rewriter);
       return success();
     }
     return moveInRowMajorOrder(op, adaptor.getSrc(), src, dst, rewriter, getTypeConverter());
@@ -641,7 +634,7 @@ int64_t mlir::tessera::getViewOpScratchBytes(Operation *op) {
   auto dst = cast<RankedTensorType>(cvt.getType());
   if (!supportsLinearLayout(src) || !supportsLinearLayout(dst) || isRegisterPermutation(src, dst))
     return 0;
-  return convertBuffer(src, dst).elements * elementBytes(src.getElementType());
+  return convertBuffer(src).elements * elementBytes(src.getElementType());
 }
 
 void mlir::tessera::populateViewOpToLLVMPatterns(

@@ -50,25 +50,7 @@ _DLPACK = {(0, 8): core.int8, (0, 16): core.int16, (0, 32): core.int32, (0, 64):
            (1, 8): core.uint8, (1, 16): core.uint16, (1, 32): core.uint32, (1, 64): core.uint64,
            (2, 16): core.float16, (2, 32): core.float32, (2, 64): core.float64, (4, 16): core.bfloat16,
            (6, 8): core.int1, (1, 1): core.int1}
-_DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 2, 3, 13
-
-
-def element_type_of(value, name="argument"):
-    """The tl dtype of the elements of a tensor-like argument (torch tensor, numpy array, ...)."""
-    code = torch_dtype_codes().get(getattr(value, "dtype", None))
-    if code is not None:
-        return DTYPES[code]
-    dt = getattr(value, "dtype", None)
-    ty = _TYPESTR.get((getattr(dt, "kind", None), getattr(dt, "itemsize", None)))
-    if ty is None:
-        raise TypeError(f"{name}: unsupported tensor element type {dt}")
-    return ty
-
-
-def is_tensor_like(value):
-    return (hasattr(value, "data_ptr") or hasattr(value, "__cuda_array_interface__")
-            or hasattr(value, "__dlpack__")
-            or (hasattr(value, "__array_interface__") and hasattr(value, "dtype")))
+_DL_CUDA, _DL_CUDA_MANAGED = 2, 13
 
 
 def _typestr_code(typestr, name):
