@@ -26,9 +26,9 @@ add_definitions(${_tessera_llvm_defs})
 set(TESSERA_LLVM_COMPONENTS
   Core Support Passes IRReader IRPrinter Option Analysis TransformUtils
   BitReader BitWriter Linker MC MCParser Target TargetParser
-  FrontendOpenMP FrontendOffloading FrontendHLSL FrontendAtomic
-  NVPTXCodeGen NVPTXDesc NVPTXInfo
-  AMDGPUCodeGen AMDGPUAsmParser AMDGPUDesc AMDGPUInfo AMDGPUDisassembler)
+  FrontendOpenMP FrontendOffloading FrontendHLSL FrontendAtomic)
+# A vendor backend adds its LLVM target and MLIR dialect libraries with
+# set_property(GLOBAL APPEND PROPERTY TESSERA_VENDOR_LIBS ...).
 llvm_map_components_to_libnames(TESSERA_LLVM_LIBS ${TESSERA_LLVM_COMPONENTS})
 
 add_library(TesseraLLVMStatic INTERFACE)
@@ -57,9 +57,10 @@ function(tessera_area name)
   add_library(${name} OBJECT ${ARGN})
   target_compile_options(${name} PRIVATE ${TESSERA_CXX_FLAGS} -fvisibility=hidden)
   target_compile_definitions(${name} PRIVATE TESSERA_VERSION="${TESSERA_VERSION}")
-  # Any area may include any dialect's headers (RegisterAll includes them all).
-  add_dependencies(${name} TesseraTTIncGen TesseraTTGIncGen TesseraTTNGIncGen
+  # Any area may include any core dialect's headers; a vendor area adds its
+  # own dialects' generated headers as dependencies.
+  add_dependencies(${name} TesseraTTIncGen TesseraTTGIncGen
                    TesseraTTToTTGPassIncGen TesseraTTGToLLVMPassIncGen
-                   TesseraTTTransformsPassIncGen)
+                   TesseraTTTransformsPassIncGen TesseraTTGTransformsPassIncGen)
   set_property(GLOBAL APPEND PROPERTY TESSERA_AREAS ${name})
 endfunction()

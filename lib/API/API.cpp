@@ -38,6 +38,12 @@ std::string Diagnostic::str() const {
   return s + severity + ": " + message;
 }
 
+namespace tessera::api::detail {
+Diagnostic convert(mlir::Diagnostic &diag);
+bool rejectDeepInput(const std::string &text, const std::string &bufferName,
+                     std::vector<Diagnostic> &diagnostics);
+} // namespace tessera::api::detail
+
 namespace {
 
 const char *severityName(mlir::DiagnosticSeverity severity) {
@@ -65,7 +71,9 @@ void locate(mlir::Location loc, std::string &file, unsigned &line,
   }
 }
 
-Diagnostic convert(mlir::Diagnostic &diag) {
+} // namespace
+
+Diagnostic tessera::api::detail::convert(mlir::Diagnostic &diag) {
   Diagnostic d;
   d.severity = severityName(diag.getSeverity());
   d.message = diag.str();
@@ -80,8 +88,6 @@ Diagnostic convert(mlir::Diagnostic &diag) {
   return d;
 }
 
-} // namespace
-
 /// Parses, verifies and, when `pipeline` is not empty, runs it; fills
 /// `result`.
 static void processImpl(const std::string &text, const std::string &bufferName,
@@ -94,7 +100,7 @@ static void processImpl(const std::string &text, const std::string &bufferName,
   context.allowUnregisteredDialects(false);
 
   mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &diag) {
-    result.diagnostics.push_back(convert(diag));
+    result.diagnostics.push_back(detail::convert(diag));
     return mlir::success();
   });
 
@@ -141,9 +147,9 @@ static void processImpl(const std::string &text, const std::string &bufferName,
 }
 
 /// Inputs nested too deeply for the parser get a located error instead.
-static bool rejectDeepInput(const std::string &text,
-                            const std::string &bufferName,
-                            ParseResult &result) {
+bool tessera::api::detail::rejectDeepInput(const std::string &text,
+                                           const std::string &bufferName,
+                                           std::vector<Diagnostic> &diagnostics) {
   tessera::InputError inputError;
   if (tessera::checkNestingDepth(text, inputError))
     return false;
@@ -153,7 +159,7 @@ static bool rejectDeepInput(const std::string &text,
   d.line = inputError.line;
   d.column = inputError.column;
   d.message = inputError.message;
-  result.diagnostics.push_back(d);
+  diagnostics.push_back(d);
   return true;
 }
 
@@ -161,7 +167,7 @@ ParseResult tessera::api::parseAndVerify(const std::string &text,
                                          const std::string &bufferName,
                                          bool printModule) {
   ParseResult result;
-  if (rejectDeepInput(text, bufferName, result))
+  if (detail::rejectDeepInput(text, bufferName, result.diagnostics))
     return result;
   // The parser recurses per nesting level: give it a large stack.
   llvm::thread worker(std::optional<unsigned>(tessera::kParserStackBytes), [&] {
@@ -175,7 +181,7 @@ ParseResult tessera::api::runPasses(const std::string &text,
                                     const std::string &pipeline,
                                     const std::string &bufferName) {
   ParseResult result;
-  if (rejectDeepInput(text, bufferName, result))
+  if (detail::rejectDeepInput(text, bufferName, result.diagnostics))
     return result;
   llvm::thread worker(std::optional<unsigned>(tessera::kParserStackBytes), [&] {
     processImpl(text, bufferName, /*printModule=*/true, &pipeline, result);

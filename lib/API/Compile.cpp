@@ -1,4 +1,10 @@
-//===- Compile.cpp - compilation stages of the plain C++ API -----------------===//
+//===- Compile.cpp - the vendor-neutral compile API ----------------------------===//
+//
+// compile(): module text + target + stages + options -> artifacts + metadata,
+// in one MLIRContext. What is target-specific comes from the Backend
+// registered under the target's prefix (tessera/Target/Backend.h).
+//
+//===----------------------------------------------------------------------===//
 
 #include "tessera/API/Tessera.h"
 
@@ -7,16 +13,29 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "tessera/NVIDIA/Target/PTX.h"
+#include "tessera/Target/Backend.h"
+#include "tessera/Tools/InputChecks.h"
 #include "tessera/Tools/RegisterAll.h"
+#include "tessera/Tools/Verify.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/thread.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <mutex>
+
 using namespace tessera::api;
+
+namespace tessera::api::detail {
+Diagnostic convert(mlir::Diagnostic &diag);
+bool rejectDeepInput(const std::string &text, const std::string &bufferName,
+                     std::vector<Diagnostic> &diagnostics);
+} // namespace tessera::api::detail
 
 static Diagnostic plainError(std::string message) {
   Diagnostic d;
@@ -25,31 +44,185 @@ static Diagnostic plainError(std::string message) {
   return d;
 }
 
+static bool hasErrors(const std::vector<Diagnostic> &diagnostics) {
+  for (const Diagnostic &d : diagnostics)
+    if (d.severity == "error")
+      return true;
+  return false;
+}
+
+/// One MLIRContext with every dialect (the backends' included) and a
+/// diagnostic handler that collects into `diagnostics`.
+namespace {
+struct Session {
+  mlir::DialectRegistry registry;
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<mlir::ScopedDiagnosticHandler> handler;
+
+  explicit Session(std::vector<Diagnostic> &diagnostics) {
+    tessera::registerAllDialects(registry);
+    tessera::registerAllTranslations(registry);
+    context = std::make_unique<mlir::MLIRContext>(registry,
+                                                  mlir::MLIRContext::Threading::DISABLED);
+    context->loadAllAvailableDialects();
+    context->allowUnregisteredDialects(false);
+    handler = std::make_unique<mlir::ScopedDiagnosticHandler>(
+        context.get(), [&diagnostics](mlir::Diagnostic &diag) {
+          diagnostics.push_back(detail::convert(diag));
+          return mlir::success();
+        });
+  }
+};
+} // namespace
+
+static void compileImpl(const CompileRequest &request, CompileResult &result) {
+  // 1. The target's backend.
+  llvm::StringRef arch;
+  std::string why;
+  const tessera::Backend *backend = tessera::lookupTarget(request.target, arch, why);
+  if (!backend) {
+    result.failedStage = "target";
+    result.diagnostics.push_back(plainError("invalid target '" + request.target + "': " + why));
+    return;
+  }
+  llvm::StringSet<> keep;
+  for (const std::string &k : request.keep)
+    keep.insert(k);
+  std::vector<std::string> artifactNames = backend->getArtifactNames();
+  bool runBackend = false;
+  for (const std::string &a : artifactNames)
+    runBackend |= keep.contains(a);
+  {
+    llvm::StringSet<> known;
+    for (const Stage &s : request.stages)
+      known.insert(s.name);
+    known.insert("llir");
+    for (const std::string &a : artifactNames)
+      known.insert(a);
+    for (const std::string &k : request.keep)
+      if (!known.contains(k)) {
+        result.failedStage = "request";
+        result.diagnostics.push_back(plainError(
+            "cannot keep '" + k + "': it is neither a stage of the request, 'llir', nor an "
+            "artifact of backend '" + backend->getName().str() + "'"));
+        return;
+      }
+  }
+
+  // 2. Parse and verify, in the one context every stage shares.
+  Session session(result.diagnostics);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(request.text, request.bufferName), llvm::SMLoc());
+  mlir::ParserConfig config(session.context.get(), /*verifyAfterParse=*/false);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+  if (!module || mlir::failed(tessera::verifyWithSourceLocations(*module))) {
+    result.failedStage = "parse";
+    return;
+  }
+
+  // 3. The stages; a stage's text is printed only when kept.
+  static std::once_flag registered;
+  std::call_once(registered, [] { tessera::registerAllPasses(); });
+  for (const Stage &stage : request.stages) {
+    std::string errors;
+    llvm::raw_string_ostream errorStream(errors);
+    mlir::FailureOr<mlir::OpPassManager> parsed =
+        mlir::parsePassPipeline(stage.pipeline, errorStream);
+    if (mlir::failed(parsed) ||
+        parsed->getOpAnchorName() != mlir::ModuleOp::getOperationName()) {
+      result.failedStage = stage.name;
+      result.diagnostics.push_back(plainError(
+          "invalid pass pipeline '" + stage.pipeline + "' of stage '" + stage.name + "': " +
+          (errors.empty() ? "it must be anchored on builtin.module" : errors)));
+      return;
+    }
+    mlir::PassManager pm(session.context.get());
+    static_cast<mlir::OpPassManager &>(pm) = *parsed;
+    if (mlir::failed(pm.run(*module)) || hasErrors(result.diagnostics)) {
+      result.failedStage = stage.name;
+      return;
+    }
+    if (keep.contains(stage.name)) {
+      llvm::raw_string_ostream os(result.artifacts[stage.name]);
+      module->print(os, mlir::OpPrintingFlags().enableDebugInfo(true, false));
+    }
+  }
+
+  // 4. Metadata as data: the module's integer attributes.
+  for (mlir::NamedAttribute attr : (*module)->getAttrs())
+    if (auto value = llvm::dyn_cast<mlir::IntegerAttr>(attr.getValue()))
+      if (value.getType().isSignlessInteger() || value.getType().isIndex())
+        result.metadata[attr.getName().str()] = value.getValue().getSExtValue();
+
+  // 5. LLVM IR and the backend's artifacts, when asked for.
+  if (!runBackend && !keep.contains("llir")) {
+    result.ok = true;
+    return;
+  }
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(*module, llvmContext, module->getName().value_or("tessera"));
+  if (!llvmModule) {
+    result.failedStage = "llir";
+    if (!hasErrors(result.diagnostics))
+      result.diagnostics.push_back(plainError("translation to LLVM IR failed"));
+    return;
+  }
+  if (keep.contains("llir")) {
+    llvm::raw_string_ostream os(result.artifacts["llir"]);
+    llvmModule->print(os, nullptr);
+  }
+  if (runBackend) {
+    std::map<std::string, std::string> produced;
+    std::string error;
+    if (!backend->compile(*llvmModule, arch, request.options, produced, error)) {
+      result.failedStage = "backend";
+      result.diagnostics.push_back(plainError(error));
+      return;
+    }
+    for (auto &[name, text] : produced)
+      if (keep.contains(name))
+        result.artifacts[name] = std::move(text);
+  }
+  result.ok = true;
+}
+
+CompileResult tessera::api::compile(const CompileRequest &request) {
+  CompileResult result;
+  if (detail::rejectDeepInput(request.text, request.bufferName, result.diagnostics)) {
+    result.failedStage = "parse";
+    return result;
+  }
+  // The parser recurses per nesting level: give it a large stack.
+  llvm::thread worker(std::optional<unsigned>(tessera::kParserStackBytes),
+                      [&] { compileImpl(request, result); });
+  worker.join();
+  if (!result.ok && result.diagnostics.empty())
+    result.diagnostics.push_back(plainError("compilation failed in stage '" +
+                                            result.failedStage + "'"));
+  return result;
+}
+
+std::vector<std::string> tessera::api::registeredBackends() {
+  return tessera::getRegisteredBackendNames();
+}
+
+std::vector<std::string> tessera::api::backendArtifacts(const std::string &name) {
+  const tessera::Backend *backend = tessera::lookupBackend(name);
+  return backend ? backend->getArtifactNames() : std::vector<std::string>{};
+}
+
 StageResult tessera::api::translateToLLVMIR(const std::string &mlirText,
                                             const std::string &bufferName) {
   StageResult result;
-  mlir::DialectRegistry registry;
-  tessera::registerAllDialects(registry);
-  tessera::registerAllTranslations(registry);
-  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &diag) {
-    Diagnostic d;
-    d.severity = diag.getSeverity() == mlir::DiagnosticSeverity::Error ? "error" : "note";
-    d.message = diag.str();
-    if (auto flc = diag.getLocation()->findInstanceOf<mlir::FileLineColLoc>()) {
-      d.file = flc.getFilename().str();
-      d.line = flc.getLine();
-      d.column = flc.getColumn();
-    }
-    result.diagnostics.push_back(d);
-    return mlir::success();
-  });
+  Session session(result.diagnostics);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(mlirText, bufferName), llvm::SMLoc());
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, session.context.get());
   if (!module)
     return result;
   llvm::LLVMContext llvmContext;
@@ -64,39 +237,4 @@ StageResult tessera::api::translateToLLVMIR(const std::string &mlirText,
   llvmModule->print(os, nullptr);
   result.ok = true;
   return result;
-}
-
-StageResult tessera::api::compileLLVMIRToPTX(const std::string &llvmIR, int cc,
-                                             int ptxVersion,
-                                             const std::string &libdevicePath,
-                                             bool enableFPFusion) {
-  StageResult result;
-  llvm::LLVMContext context;
-  llvm::SMDiagnostic err;
-  std::unique_ptr<llvm::Module> module = llvm::parseIR(
-      llvm::MemoryBufferRef(llvmIR, "kernel.ll"), err, context);
-  if (!module) {
-    std::string msg;
-    llvm::raw_string_ostream os(msg);
-    err.print("kernel.ll", os);
-    result.diagnostics.push_back(plainError("invalid LLVM IR: " + msg));
-    return result;
-  }
-  tessera::nvidia::PTXOptions options;
-  options.computeCapability = cc;
-  options.ptxVersion = ptxVersion;
-  options.libdevicePath = libdevicePath;
-  options.enableFPFusion = enableFPFusion;
-  std::string error;
-  if (!tessera::nvidia::translateToPTX(*module, options, result.output, error)) {
-    result.diagnostics.push_back(plainError(error));
-    result.output.clear();
-    return result;
-  }
-  result.ok = true;
-  return result;
-}
-
-std::string tessera::api::findLibdevice() {
-  return tessera::nvidia::findLibdevice();
 }

@@ -5,16 +5,12 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Transforms/Passes.h"
 #include "tessera/Conversion/TTGToLLVM/Passes.h"
@@ -22,22 +18,22 @@
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TT/Transforms/Passes.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
-#include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
+#include "tessera/Dialect/TTG/Transforms/Passes.h"
+#include "tessera/Target/Backend.h"
 
 void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::tessera::tt::TTDialect, mlir::tessera::ttg::TTGDialect,
-                  mlir::tessera::ttng::TTNGDialect, mlir::arith::ArithDialect,
-                  mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::cf::ControlFlowDialect, mlir::ub::UBDialect,
-                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect,
-                  mlir::ROCDL::ROCDLDialect>();
+                  mlir::arith::ArithDialect, mlir::math::MathDialect,
+                  mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
+                  mlir::ub::UBDialect, mlir::LLVM::LLVMDialect>();
+  // Vendor dialects (and their LLVM IR translations) come from the backends.
+  for (const std::string &name : getRegisteredBackendNames())
+    lookupBackend(name)->registerDialects(registry);
 }
 
 void tessera::registerAllTranslations(mlir::DialectRegistry &registry) {
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
-  mlir::registerNVVMDialectTranslation(registry);
-  mlir::registerROCDLDialectTranslation(registry);
 }
 
 namespace mlir::tessera::test {
@@ -58,7 +54,10 @@ void tessera::registerAllPasses() {
   mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
   mlir::tessera::registerTTTransformsPasses();
   mlir::tessera::registerTTToTTGPasses();
+  mlir::tessera::registerTTGTransformsPasses();
   mlir::tessera::registerTTGToLLVMPasses();
   mlir::tessera::test::registerTestAllocationPass();
   mlir::tessera::test::registerTestMembarPass();
+  for (const std::string &name : getRegisteredBackendNames())
+    lookupBackend(name)->registerPasses();
 }

@@ -14,10 +14,11 @@
 
 #include "launcher.h"
 
-#include "tessera/API/Cuda.h"
+#include "tessera/NVIDIA/Runtime/Cuda.h"
 
 #include <structmember.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -583,6 +584,15 @@ py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
     stream = PyLong_AsUnsignedLongLongMask(r);
     Py_DECREF(r);
   }
+  if (entry.launch) {
+    py::tuple args(std::count(isConstexpr.begin(), isConstexpr.end(), false));
+    size_t n = 0;
+    for (size_t i = 0; i < bound.size(); ++i)
+      if (!isConstexpr[i])
+        args[n++] = py::reinterpret_borrow<py::object>(bound[i]);
+    entry.launch(py::make_tuple(dims[0], dims[1], dims[2]), stream, args);
+    return entry.kernel;
+  }
   // A kernel with global scratch takes its base last: grid size × bytes per
   // program from the user's allocator, kept alive until the launch is queued.
   py::object scratchKeepAlive;
@@ -825,7 +835,10 @@ void registerLauncher(py::module_ &m) {
   py::class_<LaunchEntry>(m, "LaunchEntry")
       .def(py::init([](uint64_t function, uint64_t context, unsigned block, unsigned shared,
                        size_t numParams, py::object kernel, py::list globals,
-                       uint64_t scratchSize, uint64_t scratchAlign) {
+                       uint64_t scratchSize, uint64_t scratchAlign, py::object launch) {
+             if (!launch.is_none() && function != 0)
+               throw py::value_error("a LaunchEntry launches either a native function or "
+                                     "through launch=, not both");
              if (scratchAlign == 0 || (scratchAlign & (scratchAlign - 1)))
                throw py::value_error("scratch alignment must be a power of two");
              LaunchEntry e;
@@ -837,6 +850,8 @@ void registerLauncher(py::module_ &m) {
              e.shared = shared;
              e.numParams = numParams;
              e.kernel = std::move(kernel);
+             if (!launch.is_none())
+               e.launch = std::move(launch);
              for (auto g : globals) {
                auto t = g.cast<py::tuple>();
                e.globals.push_back({t[0], t[1], t[2]});
@@ -845,7 +860,8 @@ void registerLauncher(py::module_ &m) {
            }),
            py::arg("function"), py::arg("context"), py::arg("block"), py::arg("shared"),
            py::arg("num_params"), py::arg("kernel"), py::arg("globals"),
-           py::arg("scratch_size") = 0, py::arg("scratch_align") = 1)
+           py::arg("scratch_size") = 0, py::arg("scratch_align") = 1,
+           py::arg("launch") = py::none())
       .def_readonly("kernel", &LaunchEntry::kernel)
       .def_readonly("num_params", &LaunchEntry::numParams);
 

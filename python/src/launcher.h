@@ -32,6 +32,10 @@ struct LaunchEntry {
   uint64_t scratchSize = 0, scratchAlign = 1; // global scratch per program
   py::object kernel; // the CompiledKernel returned to the caller
   std::vector<Global> globals;
+  /// A backend without a native launch (function == 0) launches through this
+  /// callable: launch(grid (x, y, z), stream, args), args being the bound
+  /// values of the non-constexpr parameters in order.
+  py::object launch;
 };
 
 /// The bound arguments of one call (borrowed), one per parameter.

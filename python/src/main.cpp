@@ -6,8 +6,9 @@
 
 #include <chrono>
 
-#include "tessera/API/Cuda.h"
+#include "tessera/NVIDIA/Runtime/Cuda.h"
 #include "tessera/API/Tessera.h"
+#include "tessera/NVIDIA/Runtime/Cuda.h"
 #include "launcher.h"
 
 namespace py = pybind11;
@@ -49,11 +50,46 @@ PYBIND11_MODULE(_C, m) {
   m.def("translate_to_llvmir", &translateToLLVMIR, py::arg("text"),
         py::arg("buffer_name") = "<string>", py::call_guard<py::gil_scoped_release>(),
         "Translate a module in the LLVM dialect to LLVM IR text.");
-  m.def("compile_ptx", &compileLLVMIRToPTX, py::arg("llvm_ir"), py::arg("cc"),
-        py::arg("ptx_version") = 84, py::arg("libdevice") = "", py::arg("enable_fp_fusion") = true,
-        py::call_guard<py::gil_scoped_release>(),
-        "Compile LLVM IR to PTX for compute capability cc (90 = sm_90a).");
-  m.def("find_libdevice", &findLibdevice, "Path of libdevice.10.bc, or ''.");
+  py::class_<CompileResult>(m, "CompileResult")
+      .def_readonly("ok", &CompileResult::ok)
+      .def_readonly("diagnostics", &CompileResult::diagnostics)
+      .def_readonly("failed_stage", &CompileResult::failedStage)
+      .def_property_readonly("artifacts",
+                             [](const CompileResult &r) {
+                               py::dict d;
+                               for (auto &[k, v] : r.artifacts)
+                                 d[py::str(k)] = py::str(v);
+                               return d;
+                             })
+      .def_readonly("metadata", &CompileResult::metadata)
+      .def("__bool__", [](const CompileResult &r) { return r.ok; });
+  m.def(
+      "compile",
+      [](const std::string &text, const std::string &target,
+         const std::vector<std::pair<std::string, std::string>> &stages,
+         const std::vector<std::string> &keep, const std::map<std::string, std::string> &options,
+         const std::string &bufferName) {
+        CompileRequest request;
+        request.text = text;
+        request.target = target;
+        for (auto &[name, pipeline] : stages)
+          request.stages.push_back({name, pipeline});
+        request.keep = keep;
+        request.options = options;
+        request.bufferName = bufferName;
+        py::gil_scoped_release release;
+        return compile(request);
+      },
+      py::arg("text"), py::arg("target"), py::arg("stages"), py::arg("keep"),
+      py::arg("options") = std::map<std::string, std::string>{},
+      py::arg("buffer_name") = "<string>",
+      "Compile MLIR text for target '<backend>:<arch>': run the (name, pass pipeline) stages in "
+      "one MLIRContext and return the artifacts named in keep (stage names, 'llir', the "
+      "backend's artifacts) and the module's integer attributes as metadata.");
+  m.def("registered_backends", &registeredBackends,
+        "The C++ backends of this build (target prefixes).");
+  m.def("backend_artifacts", &backendArtifacts, py::arg("name"),
+        "The artifacts the C++ backend `name` produces after LLVM IR.");
 
   auto cu = m.def_submodule("cuda", "The CUDA driver, opened with dlopen");
   py::class_<cuda::Status>(cu, "Status")

@@ -10,6 +10,8 @@
 #ifndef TESSERA_API_TESSERA_H
 #define TESSERA_API_TESSERA_H
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,8 +49,8 @@ TESSERA_API std::string version();
 /// The LLVM/MLIR version the core was built with, e.g. "22.1.8".
 TESSERA_API std::string llvmVersion();
 
-/// Parses `text` as an MLIR module (dialects tt, arith, math, scf, cf, ub,
-/// llvm, nvvm, rocdl), verifies it, and returns the diagnostics. Never
+/// Parses `text` as an MLIR module (dialects tt, ttg, arith, math, scf, cf,
+/// ub, llvm and the registered backends' dialects), verifies it, and returns the diagnostics. Never
 /// throws and never aborts on bad input.
 TESSERA_API ParseResult parseAndVerify(const std::string &text,
                                        const std::string &bufferName = "<string>",
@@ -63,28 +65,69 @@ TESSERA_API ParseResult runPasses(const std::string &text,
                                   const std::string &bufferName = "<string>");
 
 /// The outcome of one compilation stage: `output` holds the stage's text
-/// (LLVM IR, PTX …) when ok.
+/// (LLVM IR …) when ok.
 struct StageResult {
   bool ok = false;
   std::string output;
   std::vector<Diagnostic> diagnostics;
 };
 
-/// Translates a module in the LLVM dialect (+ nvvm/rocdl) to LLVM IR text.
+/// Translates a module in the LLVM dialect (and vendor dialects of the
+/// registered backends) to LLVM IR text.
 TESSERA_API StageResult translateToLLVMIR(const std::string &mlirText,
                                           const std::string &bufferName = "<string>");
 
-/// Compiles LLVM IR text to PTX for compute capability `cc` (90 = sm_90)
-/// with PTX ISA `ptxVersion` (84 = 8.4), linking libdevice when needed.
-/// `enableFPFusion` lets the backend fuse a multiply and an add into an fma
-/// (one rounding instead of two).
-TESSERA_API StageResult compileLLVMIRToPTX(const std::string &llvmIR, int cc,
-                                           int ptxVersion = 84,
-                                           const std::string &libdevicePath = "",
-                                           bool enableFPFusion = true);
+/// One stage of a compilation: a textual pass pipeline anchored on
+/// builtin.module, e.g. "builtin.module(canonicalize, cse)".
+struct Stage {
+  std::string name;
+  std::string pipeline;
+};
 
-/// Where libdevice.10.bc was found ("" if nowhere).
-TESSERA_API std::string findLibdevice();
+/// What to compile, for which target, and what to give back.
+struct CompileRequest {
+  /// The module (TTIR, or any later stage) as MLIR text.
+  std::string text;
+  std::string bufferName = "<string>";
+  /// "<backend>:<arch>", e.g. the target string of a registered backend.
+  std::string target;
+  /// Pass pipelines run in order on one module in one MLIRContext.
+  std::vector<Stage> stages;
+  /// Names whose text to return in `artifacts`: stage names (the module
+  /// printed after that stage, with locations), "llir" (LLVM IR, translated
+  /// after the last stage) and the backend's artifact names (its
+  /// getArtifactNames(), e.g. target assembly; asking for one translates to
+  /// LLVM IR and runs the backend). Nothing else is printed.
+  std::vector<std::string> keep;
+  /// Options for the backend's compile step, by name; unknown names are an
+  /// error there.
+  std::map<std::string, std::string> options;
+};
+
+/// The outcome of compile(): artifacts by name, and the module's integer
+/// attributes after the last stage (e.g. "ttg.shared", bytes of shared
+/// memory) as data.
+struct CompileResult {
+  bool ok = false;
+  std::vector<Diagnostic> diagnostics;
+  /// The stage that failed ("parse", a stage name, "llir" or "backend"), or
+  /// "" on success.
+  std::string failedStage;
+  std::map<std::string, std::string> artifacts;
+  std::map<std::string, int64_t> metadata;
+};
+
+/// Parses and verifies the request's module, runs its stages, and produces
+/// what `keep` names, all in one MLIRContext. Never throws and never aborts on
+/// bad input: errors are diagnostics (located at the op when they come from
+/// the IR) and ok = false.
+TESSERA_API CompileResult compile(const CompileRequest &request);
+
+/// The backends this build contains (target prefixes), sorted.
+TESSERA_API std::vector<std::string> registeredBackends();
+
+/// The artifact names the backend `name` produces (empty if unknown).
+TESSERA_API std::vector<std::string> backendArtifacts(const std::string &name);
 
 } // namespace tessera::api
 

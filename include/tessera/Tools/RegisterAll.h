@@ -14,16 +14,17 @@ class DialectRegistry;
 
 namespace tessera {
 
-/// tt and the upstream dialects the pipeline uses: arith, math, scf, cf, ub,
-/// llvm, nvvm, rocdl.
+/// tt, ttg and the upstream dialects the pipeline uses (arith, math, scf, cf,
+/// ub, llvm), and every registered backend's dialects (Backend.h).
 void registerAllDialects(mlir::DialectRegistry &registry);
 
-/// Translations of the registered dialects to LLVM IR (builtin, llvm, nvvm,
-/// rocdl).
+/// Translations of the core dialects to LLVM IR (builtin, llvm); backends add
+/// their dialects' translations in registerAllDialects.
 void registerAllTranslations(mlir::DialectRegistry &registry);
 
-/// Tessera's passes and the upstream ones its pipelines use (canonicalize,
-/// cse, inline, sccp, symbol-dce, loop-invariant-code-motion, …).
+/// Tessera's passes, the backends' own, and the upstream ones its pipelines
+/// use (canonicalize, cse, inline, sccp, symbol-dce,
+/// loop-invariant-code-motion, …).
 void registerAllPasses();
 
 } // namespace tessera

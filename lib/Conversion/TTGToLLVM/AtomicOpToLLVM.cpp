@@ -288,13 +288,13 @@ LogicalResult lowerAtomic(Operation *op, Value ptr, Value convertedMask,
   return success();
 }
 
-struct AtomicRMWConversion : public ConvertOpToLLVMPattern<tt::AtomicRMWOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct AtomicRMWConversion : public TesseraOpToLLVMPattern<tt::AtomicRMWOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     const auto &tc =
-        *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+        this->getTesseraTypeConverter();
     const TargetInfoBase &ti = tc.getTargetInfo();
     Location loc = op.getLoc();
     Type elt = getElementTypeOrSelf(op.getVal().getType());
@@ -319,13 +319,13 @@ struct AtomicRMWConversion : public ConvertOpToLLVMPattern<tt::AtomicRMWOp> {
   }
 };
 
-struct AtomicCASConversion : public ConvertOpToLLVMPattern<tt::AtomicCASOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct AtomicCASConversion : public TesseraOpToLLVMPattern<tt::AtomicCASOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::AtomicCASOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     const auto &tc =
-        *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+        this->getTesseraTypeConverter();
     const TargetInfoBase &ti = tc.getTargetInfo();
     Location loc = op.getLoc();
     Type elt = getElementTypeOrSelf(op.getVal().getType());

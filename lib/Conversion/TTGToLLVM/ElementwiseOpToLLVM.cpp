@@ -27,9 +27,9 @@ bool hasTensorOperandOrResult(Operation *op) {
 }
 
 /// Any arith/math op (no regions) on tensors: one scalar op per element.
-struct ScalarizeTensorOp : public ConversionPattern {
+struct ScalarizeTensorOp : public TesseraConversionPattern {
   ScalarizeTensorOp(TesseraLLVMTypeConverter &tc, MLIRContext *ctx)
-      : ConversionPattern(tc, MatchAnyOpTypeTag(), /*benefit=*/10, ctx) {}
+      : TesseraConversionPattern(tc, /*benefit=*/10, ctx) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
@@ -42,7 +42,7 @@ struct ScalarizeTensorOp : public ConversionPattern {
     auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     if (!resultType)
       return failure();
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     Location loc = op->getLoc();
     int64_t n = getElemsPerThread(resultType);
     SmallVector<SmallVector<Value>> elems;
@@ -68,8 +68,8 @@ struct ScalarizeTensorOp : public ConversionPattern {
 };
 
 /// arith.constant of a splat tensor: the scalar in every element.
-struct SplatConstantConversion : public ConvertOpToLLVMPattern<arith::ConstantOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct SplatConstantConversion : public TesseraOpToLLVMPattern<arith::ConstantOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -94,9 +94,9 @@ struct SplatConstantConversion : public ConvertOpToLLVMPattern<arith::ConstantOp
 
 /// math ops on f16/bf16/f32/f64 scalars through the device math library.
 template <typename OpTy>
-struct MathLibraryCall : public ConvertOpToLLVMPattern<OpTy> {
+struct MathLibraryCall : public TesseraOpToLLVMPattern<OpTy> {
   MathLibraryCall(TesseraLLVMTypeConverter &tc, StringRef name)
-      : ConvertOpToLLVMPattern<OpTy>(tc, /*benefit=*/2), name(name),
+      : TesseraOpToLLVMPattern<OpTy>(tc, /*benefit=*/2), name(name),
         targetInfo(tc.getTargetInfo()) {}
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -158,12 +158,12 @@ Value mapElements(ConversionPatternRewriter &rewriter, Location loc,
   return packStruct(rewriter, loc, tc.convertType(tensorType), results);
 }
 
-struct AddPtrConversion : public ConvertOpToLLVMPattern<tt::AddPtrOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct AddPtrConversion : public TesseraOpToLLVMPattern<tt::AddPtrOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::AddPtrOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     auto ptrType = cast<tt::PointerType>(getElementTypeOrSelf(op.getType()));
     Type pointee = tc.convertElementType(ptrType.getPointeeType());
     Type llvmPtr = tc.convertType(ptrType);
@@ -178,12 +178,12 @@ struct AddPtrConversion : public ConvertOpToLLVMPattern<tt::AddPtrOp> {
 };
 
 template <typename OpTy>
-struct CastLike : public ConvertOpToLLVMPattern<OpTy> {
-  using ConvertOpToLLVMPattern<OpTy>::ConvertOpToLLVMPattern;
+struct CastLike : public TesseraOpToLLVMPattern<OpTy> {
+  using TesseraOpToLLVMPattern<OpTy>::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(this->getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     Location loc = op.getLoc();
     Type dst = tc.convertElementType(op.getType());
     Value r = mapElements(rewriter, loc, tc, op.getType(), adaptor.getOperands(),
@@ -203,12 +203,12 @@ struct CastLike : public ConvertOpToLLVMPattern<OpTy> {
   }
 };
 
-struct FpToFpConversion : public ConvertOpToLLVMPattern<tt::FpToFpOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct FpToFpConversion : public TesseraOpToLLVMPattern<tt::FpToFpOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::FpToFpOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     Type srcElt = getElementTypeOrSelf(op.getSrc().getType());
     Type dstElt = getElementTypeOrSelf(op.getType());
     Location loc = op.getLoc();
@@ -298,12 +298,12 @@ struct FpToFpConversion : public ConvertOpToLLVMPattern<tt::FpToFpOp> {
   }
 };
 
-struct MulhiUIConversion : public ConvertOpToLLVMPattern<tt::MulhiUIOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct MulhiUIConversion : public TesseraOpToLLVMPattern<tt::MulhiUIOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::MulhiUIOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     Location loc = op.getLoc();
     Value r = mapElements(rewriter, loc, tc, op.getType(), adaptor.getOperands(),
                           [&](ArrayRef<Value> e) -> Value {
@@ -324,13 +324,13 @@ struct MulhiUIConversion : public ConvertOpToLLVMPattern<tt::MulhiUIOp> {
 
 /// precise_sqrt / precise_divf through the library's correctly rounded calls.
 template <typename OpTy>
-struct PreciseMath : public ConvertOpToLLVMPattern<OpTy> {
+struct PreciseMath : public TesseraOpToLLVMPattern<OpTy> {
   PreciseMath(TesseraLLVMTypeConverter &tc, StringRef name)
-      : ConvertOpToLLVMPattern<OpTy>(tc), name(name), targetInfo(tc.getTargetInfo()) {}
+      : TesseraOpToLLVMPattern<OpTy>(tc), name(name), targetInfo(tc.getTargetInfo()) {}
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(this->getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     Location loc = op.getLoc();
     Type elt = tc.convertElementType(op.getType());
     std::string fn = targetInfo.mathLibraryFunction(name, elt);
@@ -361,8 +361,8 @@ struct PreciseMath : public ConvertOpToLLVMPattern<OpTy> {
 /// take a register each. The asm sees the result registers first ($0...),
 /// then the argument registers, in operand order.
 struct ElementwiseInlineAsmConversion
-    : public ConvertOpToLLVMPattern<tt::ElementwiseInlineAsmOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+    : public TesseraOpToLLVMPattern<tt::ElementwiseInlineAsmOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
 
   /// Elements of `t` per register when `pack` of them are processed together.
   static int64_t perRegister(Type t, int64_t pack) {
@@ -377,7 +377,7 @@ struct ElementwiseInlineAsmConversion
   LogicalResult
   matchAndRewrite(tt::ElementwiseInlineAsmOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     Location loc = op.getLoc();
     int64_t pack = op.getPackedElement();
     if (pack < 1)
@@ -497,12 +497,12 @@ struct ElementwiseInlineAsmConversion
   }
 };
 
-struct ClampFConversion : public ConvertOpToLLVMPattern<tt::ClampFOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ClampFConversion : public TesseraOpToLLVMPattern<tt::ClampFOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::ClampFOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     Location loc = op.getLoc();
     bool propagate = op.getPropagateNan() == tt::PropagateNan::ALL;
     Value r = mapElements(rewriter, loc, tc, op.getType(), adaptor.getOperands(),
@@ -519,12 +519,12 @@ struct ClampFConversion : public ConvertOpToLLVMPattern<tt::ClampFOp> {
   }
 };
 
-struct ExternElementwiseConversion : public ConvertOpToLLVMPattern<tt::ExternElementwiseOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ExternElementwiseConversion : public TesseraOpToLLVMPattern<tt::ExternElementwiseOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     Location loc = op.getLoc();
     Type ret = tc.convertElementType(op.getType());
     SmallVector<Type> argTypes;

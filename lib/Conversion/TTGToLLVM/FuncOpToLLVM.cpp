@@ -22,14 +22,14 @@ Type packedResultType(const TypeConverter &tc, TypeRange results) {
   return LLVM::LLVMStructType::getLiteral(results[0].getContext(), converted);
 }
 
-struct FuncOpConversion : public ConvertOpToLLVMPattern<tt::FuncOp> {
+struct FuncOpConversion : public TesseraOpToLLVMPattern<tt::FuncOp> {
   FuncOpConversion(TesseraLLVMTypeConverter &tc, int numWarps)
-      : ConvertOpToLLVMPattern(tc), numWarps(numWarps) {}
+      : TesseraOpToLLVMPattern(tc), numWarps(numWarps) {}
 
   LogicalResult
   matchAndRewrite(tt::FuncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     FunctionType type = op.getFunctionType();
     TypeConverter::SignatureConversion sig(type.getNumInputs());
     SmallVector<Type> argTypes;
@@ -85,8 +85,8 @@ struct FuncOpConversion : public ConvertOpToLLVMPattern<tt::FuncOp> {
   int numWarps;
 };
 
-struct ReturnOpConversion : public ConvertOpToLLVMPattern<tt::ReturnOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ReturnOpConversion : public TesseraOpToLLVMPattern<tt::ReturnOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::ReturnOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -109,8 +109,8 @@ struct ReturnOpConversion : public ConvertOpToLLVMPattern<tt::ReturnOp> {
   }
 };
 
-struct CallOpConversion : public ConvertOpToLLVMPattern<tt::CallOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct CallOpConversion : public TesseraOpToLLVMPattern<tt::CallOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::CallOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -118,7 +118,7 @@ struct CallOpConversion : public ConvertOpToLLVMPattern<tt::CallOp> {
     SmallVector<Value> operands(adaptor.getOperands());
     // A callee that uses shared memory works in this call's virtual buffer.
     if (auto off = op->getAttrOfType<IntegerAttr>("ttg.scratch_offset")) {
-      const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+      const auto &tc = this->getTesseraTypeConverter();
       operands.push_back(
           getSharedMemoryAddress(rewriter, loc, op, tc.getTargetInfo(), off.getInt()));
     }
@@ -146,9 +146,9 @@ struct CallOpConversion : public ConvertOpToLLVMPattern<tt::CallOp> {
 };
 
 template <typename OpTy, bool numPrograms>
-struct ProgramIdConversion : public ConvertOpToLLVMPattern<OpTy> {
+struct ProgramIdConversion : public TesseraOpToLLVMPattern<OpTy> {
   ProgramIdConversion(TesseraLLVMTypeConverter &tc)
-      : ConvertOpToLLVMPattern<OpTy>(tc), targetInfo(tc.getTargetInfo()) {}
+      : TesseraOpToLLVMPattern<OpTy>(tc), targetInfo(tc.getTargetInfo()) {}
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -164,9 +164,9 @@ struct ProgramIdConversion : public ConvertOpToLLVMPattern<OpTy> {
 /// `ttg.global_scratch_alloc`: the kernel's hidden scratch base, plus this
 /// program's region (linear program index × bytes per program), plus the
 /// alloc's offset within the region.
-struct GlobalScratchAllocConversion : public ConvertOpToLLVMPattern<ttg::GlobalScratchAllocOp> {
+struct GlobalScratchAllocConversion : public TesseraOpToLLVMPattern<ttg::GlobalScratchAllocOp> {
   GlobalScratchAllocConversion(TesseraLLVMTypeConverter &tc)
-      : ConvertOpToLLVMPattern(tc), targetInfo(tc.getTargetInfo()) {}
+      : TesseraOpToLLVMPattern(tc), targetInfo(tc.getTargetInfo()) {}
   LogicalResult
   matchAndRewrite(ttg::GlobalScratchAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -205,9 +205,9 @@ struct GlobalScratchAllocConversion : public ConvertOpToLLVMPattern<ttg::GlobalS
   const TargetInfoBase &targetInfo;
 };
 
-struct BarrierConversion : public ConvertOpToLLVMPattern<ttg::BarrierOp> {
+struct BarrierConversion : public TesseraOpToLLVMPattern<ttg::BarrierOp> {
   BarrierConversion(TesseraLLVMTypeConverter &tc)
-      : ConvertOpToLLVMPattern(tc), targetInfo(tc.getTargetInfo()) {}
+      : TesseraOpToLLVMPattern(tc), targetInfo(tc.getTargetInfo()) {}
   LogicalResult
   matchAndRewrite(ttg::BarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {

@@ -37,12 +37,12 @@ Value fromBits(OpBuilder &b, Location loc, Value v, Type t) {
   return LLVM::BitcastOp::create(b, loc, t, v);
 }
 
-struct LoadConversion : public ConvertOpToLLVMPattern<tt::LoadOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct LoadConversion : public TesseraOpToLLVMPattern<tt::LoadOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     Location loc = op.getLoc();
     if (auto p = dyn_cast<tt::PointerType>(op.getPtr().getType()); p && p.isBlockPointer())
       return op.emitError("block-pointer loads must be rewritten to pointer tensors before lowering");
@@ -81,12 +81,12 @@ struct LoadConversion : public ConvertOpToLLVMPattern<tt::LoadOp> {
   }
 };
 
-struct StoreConversion : public ConvertOpToLLVMPattern<tt::StoreOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     Location loc = op.getLoc();
     if (auto p = dyn_cast<tt::PointerType>(op.getPtr().getType()); p && p.isBlockPointer())
       return op.emitError("block-pointer stores must be rewritten to pointer tensors before lowering");

@@ -75,12 +75,12 @@ void emitIf(ConversionPatternRewriter &rewriter, Location loc, Value pred, Fn bo
   rewriter.setInsertionPointToStart(after);
 }
 
-struct PrintConversion : public ConvertOpToLLVMPattern<tt::PrintOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct PrintConversion : public TesseraOpToLLVMPattern<tt::PrintOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::PrintOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     const TargetInfoBase &ti = tc.getTargetInfo();
     Location loc = op.getLoc();
     SmallVector<Value> pid = {ti.programId(rewriter, loc, 0), ti.programId(rewriter, loc, 1),
@@ -140,12 +140,12 @@ struct PrintConversion : public ConvertOpToLLVMPattern<tt::PrintOp> {
   }
 };
 
-struct AssertConversion : public ConvertOpToLLVMPattern<tt::AssertOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct AssertConversion : public TesseraOpToLLVMPattern<tt::AssertOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::AssertOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     const TargetInfoBase &ti = tc.getTargetInfo();
     Location loc = op.getLoc();
     auto tensor = dyn_cast<RankedTensorType>(op.getCondition().getType());

@@ -99,8 +99,8 @@ int64_t elementBytes(tt::ReduceOp op) {
   return bytes;
 }
 
-struct ReduceConversion : public ConvertOpToLLVMPattern<tt::ReduceOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
 
   SmallVector<Value> combine(ConversionPatternRewriter &rewriter, tt::ReduceOp op,
                              ArrayRef<Value> acc, ArrayRef<Value> cur) const {
@@ -122,7 +122,7 @@ struct ReduceConversion : public ConvertOpToLLVMPattern<tt::ReduceOp> {
   LogicalResult
   matchAndRewrite(tt::ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+    const auto &tc = this->getTesseraTypeConverter();
     const TargetInfoBase &ti = tc.getTargetInfo();
     Location loc = op.getLoc();
     std::optional<Reduction> red = analyze(op);

@@ -569,14 +569,14 @@ private:
   std::map<std::pair<const void *, int>, Value> shuffleMemo;
 };
 
-struct ScanConversion : public ConvertOpToLLVMPattern<tt::ScanOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ScanConversion : public TesseraOpToLLVMPattern<tt::ScanOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(tt::ScanOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     const auto &tc =
-        *static_cast<const TesseraLLVMTypeConverter *>(getTypeConverter());
+        this->getTesseraTypeConverter();
     std::string why;
     FailureOr<ScanPlan> plan = planScan(op, why);
     if (failed(plan))

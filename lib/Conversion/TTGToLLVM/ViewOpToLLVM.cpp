@@ -21,16 +21,12 @@ using ::tessera::LinearLayout;
 
 namespace {
 
-const TesseraLLVMTypeConverter &tesseraTC(const TypeConverter *tc) {
-  return *static_cast<const TesseraLLVMTypeConverter *>(tc);
-}
-
-struct MakeRangeConversion : public ConvertOpToLLVMPattern<tt::MakeRangeOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct MakeRangeConversion : public TesseraOpToLLVMPattern<tt::MakeRangeOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::MakeRangeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &tc = tesseraTC(getTypeConverter());
+    const auto &tc = getTesseraTypeConverter();
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     if (!supportsLinearLayout(type))
@@ -48,8 +44,8 @@ struct MakeRangeConversion : public ConvertOpToLLVMPattern<tt::MakeRangeOp> {
   }
 };
 
-struct SplatConversion : public ConvertOpToLLVMPattern<tt::SplatOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct SplatConversion : public TesseraOpToLLVMPattern<tt::SplatOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::SplatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -69,21 +65,21 @@ struct SplatConversion : public ConvertOpToLLVMPattern<tt::SplatOp> {
 /// Replaces `op` by the registers `perm` of `src` (a converted tensor) as a
 /// tensor of `dstType`.
 void replaceByRegisters(Operation *op, Value src, ArrayRef<int32_t> perm,
-                        RankedTensorType dstType, const TypeConverter *tc,
+                        RankedTensorType dstType, const TesseraLLVMTypeConverter &tc,
                         ConversionPatternRewriter &rewriter) {
   Location loc = op->getLoc();
   SmallVector<Value> elems = unpackStruct(rewriter, loc, src);
   SmallVector<Value> out;
   for (int32_t r : perm)
     out.push_back(elems[r]);
-  rewriter.replaceOp(op, packStruct(rewriter, loc, tc->convertType(dstType), out));
+  rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(dstType), out));
 }
 
 LogicalResult rewriteAsRegisterPermutation(Operation *op, Value src,
                                            RankedTensorType srcType,
                                            RankedTensorType dstType,
                                            ArrayRef<int32_t> dstDimToSrcDim,
-                                           const TypeConverter *tc,
+                                           const TesseraLLVMTypeConverter &tc,
                                            ConversionPatternRewriter &rewriter) {
   if (!supportsLinearLayout(srcType) || !supportsLinearLayout(dstType))
     return rewriter.notifyMatchFailure(op, "unsupported layout");
@@ -96,8 +92,8 @@ LogicalResult rewriteAsRegisterPermutation(Operation *op, Value src,
   return success();
 }
 
-struct BroadcastConversion : public ConvertOpToLLVMPattern<tt::BroadcastOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct BroadcastConversion : public TesseraOpToLLVMPattern<tt::BroadcastOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::BroadcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -108,12 +104,12 @@ struct BroadcastConversion : public ConvertOpToLLVMPattern<tt::BroadcastOp> {
     for (int64_t d = 0; d < dst.getRank(); ++d)
       map.push_back(src.getDimSize(d) == 1 && dst.getDimSize(d) != 1 ? -1 : d);
     return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
-                                        getTypeConverter(), rewriter);
+                                        getTesseraTypeConverter(), rewriter);
   }
 };
 
-struct ExpandDimsConversion : public ConvertOpToLLVMPattern<tt::ExpandDimsOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ExpandDimsConversion : public TesseraOpToLLVMPattern<tt::ExpandDimsOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::ExpandDimsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -123,18 +119,18 @@ struct ExpandDimsConversion : public ConvertOpToLLVMPattern<tt::ExpandDimsOp> {
     for (int32_t d = 0; d < dst.getRank(); ++d)
       map.push_back(d == axis ? -1 : (d < axis ? d : d - 1));
     return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
-                                        getTypeConverter(), rewriter);
+                                        getTesseraTypeConverter(), rewriter);
   }
 };
 
-struct TransConversion : public ConvertOpToLLVMPattern<tt::TransOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct TransConversion : public TesseraOpToLLVMPattern<tt::TransOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::TransOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     SmallVector<int32_t> map(op.getOrder().begin(), op.getOrder().end());
     return rewriteAsRegisterPermutation(op, adaptor.getSrc(), op.getSrc().getType(),
-                                        op.getType(), map, getTypeConverter(), rewriter);
+                                        op.getType(), map, getTesseraTypeConverter(), rewriter);
   }
 };
 
@@ -272,12 +268,12 @@ struct SharedExchange {
 /// Sets up a SharedExchange for `op` (whose scratch the allocator placed), or
 /// fails with the reason.
 FailureOr<SharedExchange> sharedExchange(Operation *op, ConversionPatternRewriter &rewriter,
-                                         const TypeConverter *converter, Type element,
+                                         const TesseraLLVMTypeConverter &converter, Type element,
                                          ArrayRef<Type> tensors) {
   for (Type t : tensors)
     if (!supportsLinearLayout(cast<RankedTensorType>(t)))
       return rewriter.notifyMatchFailure(op, "unsupported layout");
-  const auto &tc = tesseraTC(converter);
+  const auto &tc = converter;
   const TargetInfoBase &ti = tc.getTargetInfo();
   auto offsetAttr = op->getAttrOfType<IntegerAttr>("ttg.scratch_offset");
   if (!offsetAttr) {
@@ -294,7 +290,7 @@ FailureOr<SharedExchange> sharedExchange(Operation *op, ConversionPatternRewrite
 /// laid out as `dst`, element i of the row-major order staying element i.
 LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorType src,
                                   RankedTensorType dst, ConversionPatternRewriter &rewriter,
-                                  const TypeConverter *converter) {
+                                  const TesseraLLVMTypeConverter &converter) {
   auto x = sharedExchange(op, rewriter, converter, src.getElementType(), {src, dst});
   if (failed(x))
     return failure();
@@ -309,13 +305,13 @@ LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorTy
 /// out as convertBuffer says, in vectors where its registers allow), a
 /// barrier, and every thread reads the elements of its new layout (in
 /// vectors where the result's registers allow).
-struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayoutOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayoutOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
 
   LogicalResult convertThroughSharedMemory(ttg::ConvertLayoutOp op, Value converted,
                                            RankedTensorType src, RankedTensorType dst,
                                            ConversionPatternRewriter &rewriter) const {
-    auto x = sharedExchange(op, rewriter, getTypeConverter(), src.getElementType(), {src, dst});
+    auto x = sharedExchange(op, rewriter, getTesseraTypeConverter(), src.getElementType(), {src, dst});
     if (failed(x))
       return failure();
     Location loc = op.getLoc();
@@ -381,7 +377,7 @@ struct ConvertLayoutConversion : public ConvertOpToLLVMPattern<ttg::ConvertLayou
       return rewriter.notifyMatchFailure(op, "unsupported layout");
     if (isRegisterPermutation(src, dst))
       return rewriteAsRegisterPermutation(op, adaptor.getSrc(), src, dst, map,
-                                          getTypeConverter(), rewriter);
+                                          getTesseraTypeConverter(), rewriter);
     return convertThroughSharedMemory(op, adaptor.getSrc(), src, dst, rewriter);
   }
 };
@@ -403,28 +399,28 @@ std::optional<SmallVector<int32_t>> reshapeInRegisters(RankedTensorType src,
 /// allow_reorder is set). When every thread already holds the elements of
 /// its result, registers are only renumbered; otherwise the elements move
 /// through shared memory.
-struct ReshapeConversion : public ConvertOpToLLVMPattern<tt::ReshapeOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct ReshapeConversion : public TesseraOpToLLVMPattern<tt::ReshapeOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::ReshapeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSrc().getType(), dst = op.getType();
     if (std::optional<SmallVector<int32_t>> perm = reshapeInRegisters(src, dst)) {
-      replaceByRegisters(op, adaptor.getSrc(), *perm, dst, getTypeConverter(), rewriter);
+      replaceByRegisters(op, adaptor.getSrc(), *perm, dst, getTesseraTypeConverter(), rewriter);
       return success();
     }
-    return moveInRowMajorOrder(op, adaptor.getSrc(), src, dst, rewriter, getTypeConverter());
+    return moveInRowMajorOrder(op, adaptor.getSrc(), src, dst, rewriter, getTesseraTypeConverter());
   }
 };
 
 /// tt.join: result[..., k] is operand k's element (k = 0, 1).
-struct JoinConversion : public ConvertOpToLLVMPattern<tt::JoinOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct JoinConversion : public TesseraOpToLLVMPattern<tt::JoinOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::JoinOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType a = op.getLhs().getType(), b = op.getRhs().getType(), dst = op.getType();
-    auto x = sharedExchange(op, rewriter, getTypeConverter(), a.getElementType(), {a, b, dst});
+    auto x = sharedExchange(op, rewriter, getTesseraTypeConverter(), a.getElementType(), {a, b, dst});
     if (failed(x))
       return failure();
     x->write(adaptor.getLhs(), a, 2, 0);
@@ -436,15 +432,15 @@ struct JoinConversion : public ConvertOpToLLVMPattern<tt::JoinOp> {
 };
 
 /// tt.split: result k is src[..., k].
-struct SplitConversion : public ConvertOpToLLVMPattern<tt::SplitOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct SplitConversion : public TesseraOpToLLVMPattern<tt::SplitOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::SplitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType src = op.getSrc().getType();
     auto lhs = cast<RankedTensorType>(op.getOutLHS().getType());
     auto rhs = cast<RankedTensorType>(op.getOutRHS().getType());
-    auto x = sharedExchange(op, rewriter, getTypeConverter(), src.getElementType(), {src, lhs, rhs});
+    auto x = sharedExchange(op, rewriter, getTesseraTypeConverter(), src.getElementType(), {src, lhs, rhs});
     if (failed(x))
       return failure();
     x->write(adaptor.getSrc(), src, 1, 0);
@@ -457,15 +453,15 @@ struct SplitConversion : public ConvertOpToLLVMPattern<tt::SplitOp> {
 };
 
 /// tt.cat: rhs follows lhs in row-major order (along dimension 0).
-struct CatConversion : public ConvertOpToLLVMPattern<tt::CatOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct CatConversion : public TesseraOpToLLVMPattern<tt::CatOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::CatOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto a = cast<RankedTensorType>(op.getLhs().getType());
     auto b = cast<RankedTensorType>(op.getRhs().getType());
     auto dst = cast<RankedTensorType>(op.getType());
-    auto x = sharedExchange(op, rewriter, getTypeConverter(), a.getElementType(), {a, b, dst});
+    auto x = sharedExchange(op, rewriter, getTesseraTypeConverter(), a.getElementType(), {a, b, dst});
     if (failed(x))
       return failure();
     x->write(adaptor.getLhs(), a, 1, 0);
@@ -482,8 +478,8 @@ struct CatConversion : public ConvertOpToLLVMPattern<tt::CatOp> {
 /// axis coordinate replaced by its index. An index outside the axis reads
 /// position 0 of that row instead of memory past the buffer (the result is
 /// unspecified there, as in Triton; the interpreter reports it).
-struct GatherConversion : public ConvertOpToLLVMPattern<tt::GatherOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct GatherConversion : public TesseraOpToLLVMPattern<tt::GatherOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::GatherOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -492,7 +488,7 @@ struct GatherConversion : public ConvertOpToLLVMPattern<tt::GatherOp> {
     auto dst = cast<RankedTensorType>(op.getType());
     if (idx.getEncoding() != dst.getEncoding())
       return op.emitOpError() << "needs the result in the indices' layout, got " << dst << " for " << idx;
-    auto x = sharedExchange(op, rewriter, getTypeConverter(), src.getElementType(), {src, idx, dst});
+    auto x = sharedExchange(op, rewriter, getTesseraTypeConverter(), src.getElementType(), {src, idx, dst});
     if (failed(x))
       return failure();
     Location loc = op.getLoc();
@@ -536,8 +532,8 @@ struct GatherConversion : public ConvertOpToLLVMPattern<tt::GatherOp> {
 /// owns (copies in other threads or registers add nothing) whose value is in
 /// range and whose mask is set; no branches: an element that does not count
 /// adds 0 to bin 0.
-struct HistogramConversion : public ConvertOpToLLVMPattern<tt::HistogramOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct HistogramConversion : public TesseraOpToLLVMPattern<tt::HistogramOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(tt::HistogramOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -545,7 +541,7 @@ struct HistogramConversion : public ConvertOpToLLVMPattern<tt::HistogramOp> {
     SmallVector<Type> tensors = {src, dst};
     if (op.getMask())
       tensors.push_back(op.getMask().getType());
-    auto x = sharedExchange(op, rewriter, getTypeConverter(), dst.getElementType(), tensors);
+    auto x = sharedExchange(op, rewriter, getTesseraTypeConverter(), dst.getElementType(), tensors);
     if (failed(x))
       return failure();
     Location loc = op.getLoc();

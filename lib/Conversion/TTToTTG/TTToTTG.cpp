@@ -8,13 +8,11 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 
 namespace mlir::tessera {
 #define GEN_PASS_DEF_CONVERTTTTOTTG
-#define GEN_PASS_DEF_ACCELERATEMATMUL
 #include "tessera/Conversion/TTToTTG/Passes.h.inc"
 } // namespace mlir::tessera
 
@@ -432,119 +430,6 @@ struct ConvertTTToTTGPass : public mlir::tessera::impl::ConvertTTToTTGBase<Conve
       assigner.assign(op);
     });
     Rematerializer(ctx).run(module);
-  }
-};
-
-struct AccelerateMatmulPass
-    : public mlir::tessera::impl::AccelerateMatmulBase<AccelerateMatmulPass> {
-  void runOnOperation() override {
-    // 1. Rewrite each dot tensor cores can run into mma / dot_op layouts, with
-    //    conversions around it.
-    // 2. Carry loop values that are only used converted to an mma layout, and
-    //    yielded from it, in that layout.
-    ModuleOp module = getOperation();
-    MLIRContext *ctx = &getContext();
-    // 0. `acc + dot(a, b, 0)` is `dot(a, b, acc)` when acc is available at
-    //    the dot.
-    DominanceInfo dom(module);
-    module.walk([&](arith::AddFOp add) {
-      for (unsigned i = 0; i < 2; ++i) {
-        auto dot = add->getOperand(i).getDefiningOp<tt::DotOp>();
-        if (!dot || !dot->hasOneUse() || dot.getType() != add.getType())
-          continue;
-        DenseElementsAttr zeros;
-        if (!matchPattern(dot.getC(), m_Constant(&zeros)) || !zeros.isSplat() ||
-            !zeros.getSplatValue<APFloat>().isZero())
-          continue;
-        Value acc = add->getOperand(1 - i);
-        if (!dom.properlyDominates(acc, dot))
-          continue;
-        dot.getCMutable().assign(acc);
-        add.getResult().replaceAllUsesWith(dot.getResult());
-        add->erase();
-        return;
-      }
-    });
-    SmallVector<tt::DotOp> dots;
-    module.walk([&](tt::DotOp d) { dots.push_back(d); });
-    for (tt::DotOp dot : dots) {
-      RankedTensorType aT = dot.getA().getType(), bT = dot.getB().getType(),
-                       cT = dot.getC().getType();
-      if (isa_and_nonnull<ttg::NvidiaMmaEncodingAttr>(cT.getEncoding()))
-        continue;
-      auto warps = getMmaV2Warps(aT, bT, cT, module);
-      if (!warps)
-        continue;
-      auto mma = ttg::NvidiaMmaEncodingAttr::get(ctx, 2, 0, {warps->first, warps->second},
-                                                 ttg::CTALayoutAttr::getDefault(ctx, 2), {16, 8});
-      OpBuilder b(dot);
-      Location loc = dot.getLoc();
-      auto convert = [&](Value v, Attribute enc) {
-        auto t = cast<RankedTensorType>(v.getType());
-        return ttg::ConvertLayoutOp::create(
-                   b, loc, RankedTensorType::get(t.getShape(), t.getElementType(), enc), v)
-            .getResult();
-      };
-      Value a = convert(dot.getA(), ttg::DotOperandEncodingAttr::get(ctx, 0, mma, 2));
-      Value bb = convert(dot.getB(), ttg::DotOperandEncodingAttr::get(ctx, 1, mma, 2));
-      Value c = convert(dot.getC(), mma);
-      dot.getAMutable().assign(a);
-      dot.getBMutable().assign(bb);
-      dot.getCMutable().assign(c);
-      RankedTensorType oldType = dot.getType();
-      dot.getResult().setType(cast<RankedTensorType>(c.getType()));
-      b.setInsertionPointAfter(dot);
-      auto back = ttg::ConvertLayoutOp::create(b, loc, oldType, dot.getResult());
-      dot.getResult().replaceAllUsesExcept(back.getResult(), back);
-    }
-    module.walk([&](scf::ForOp loop) { carryInMma(loop); });
-  }
-
-  /// Iter args whose only uses convert them to one mma layout and whose
-  /// yielded value is converted from it switch to that layout.
-  static void carryInMma(scf::ForOp loop) {
-    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
-      BlockArgument arg = loop.getRegionIterArgs()[i];
-      auto argType = dyn_cast<RankedTensorType>(arg.getType());
-      if (!argType || arg.use_empty())
-        continue;
-      Attribute enc;
-      bool ok = true;
-      for (Operation *user : arg.getUsers()) {
-        auto cvt = dyn_cast<ttg::ConvertLayoutOp>(user);
-        Attribute e = cvt ? cvt.getType().getEncoding() : Attribute();
-        if (!cvt || !isa_and_nonnull<ttg::NvidiaMmaEncodingAttr>(e) || (enc && e != enc)) {
-          ok = false;
-          break;
-        }
-        enc = e;
-      }
-      auto yielded = yield.getOperand(i).getDefiningOp<ttg::ConvertLayoutOp>();
-      if (!ok || !enc || !yielded || yielded.getSrc().getType().getEncoding() != enc)
-        continue;
-      auto newType = RankedTensorType::get(argType.getShape(), argType.getElementType(), enc);
-      OpBuilder b(loop);
-      Location loc = loop.getLoc();
-      // Before the loop: the init in the mma layout.
-      Value init = ttg::ConvertLayoutOp::create(b, loc, newType, loop.getInitArgs()[i]);
-      loop.getInitArgsMutable()[i].assign(init);
-      // In the loop: the conversions of the arg go; the yield skips its own.
-      arg.setType(newType);
-      for (Operation *user : llvm::make_early_inc_range(arg.getUsers())) {
-        user->getResult(0).replaceAllUsesWith(arg);
-        user->erase();
-      }
-      yield.setOperand(i, yielded.getSrc());
-      if (yielded->use_empty())
-        yielded->erase();
-      // After the loop: users see the old layout.
-      Value res = loop.getResult(i);
-      res.setType(newType);
-      b.setInsertionPointAfter(loop);
-      auto back = ttg::ConvertLayoutOp::create(b, loc, argType, res);
-      res.replaceAllUsesExcept(back.getResult(), back);
-    }
   }
 };
 

@@ -449,7 +449,7 @@ module attributes {"ttg.threads-per-warp" = 48 : i32} {
 
 // -----
 
-// expected-error @+1 {{'builtin.module' op expected "ttg.target" to be a string "cuda:<compute capability>" or "hip:<architecture>", but it is "sm_90"}}
+// expected-error @+1 {{'builtin.module' op expected "ttg.target" to be a string "<backend>:<architecture>", but it is "sm_90"}}
 module attributes {ttg.target = "sm_90"} {
 }
 

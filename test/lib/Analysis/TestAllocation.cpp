@@ -26,7 +26,7 @@ struct TestPrintAllocationPass
     return "Print the shared-memory buffers of each function: kind, size, offset, lifetime.";
   }
   void runOnOperation() override {
-    ModuleAllocation alloc(getOperation(), getSharedScratchBytes);
+    ModuleAllocation alloc(getOperation(), getSharedScratchSizeFn(getOperation()));
     if (alloc.failed())
       return signalPassFailure();
     auto &os = llvm::outs();

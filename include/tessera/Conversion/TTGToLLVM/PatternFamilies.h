@@ -3,8 +3,11 @@
 #ifndef TESSERA_CONVERSION_TTGTOLLVM_PATTERNFAMILIES_H
 #define TESSERA_CONVERSION_TTGTOLLVM_PATTERNFAMILIES_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
-#include "tessera/Conversion/TTGToLLVM/Utility.h"
+
+#include <functional>
+#include "tessera/Conversion/TTGToLLVM/PatternBase.h"
 
 namespace mlir::tessera {
 
@@ -31,10 +34,15 @@ void populateReduceOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
 /// Bytes of shared scratch memory `op` needs when lowered (0 if none).
 int64_t getScratchBytes(Operation *op);
 
-/// Bytes of shared scratch memory any op needs when lowered: the sum of the
-/// families' answers (at most one is non-zero). The Allocation analysis's
-/// ScratchSizeFn.
-int64_t getSharedScratchBytes(Operation *op);
+/// Bytes of shared scratch memory any op needs when lowered for `targetInfo`
+/// (null: no target, the target-independent families only): the vendor's
+/// answer for an op its own patterns lower, else the sum of the families'
+/// answers (at most one is non-zero).
+int64_t getSharedScratchBytes(Operation *op, const TargetInfoBase *targetInfo);
+
+/// getSharedScratchBytes for the target of `module` (its ttg.target), as the
+/// Allocation analysis's ScratchSizeFn.
+std::function<int64_t(Operation *)> getSharedScratchSizeFn(ModuleOp module);
 
 /// Marks an llvm.func whose last argument is its shared-memory base (a
 /// noinline function that uses shared memory).
@@ -57,13 +65,6 @@ void populateDotOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
 /// Bytes of shared scratch memory a tt.dot needs.
 int64_t getDotScratchBytes(Operation *op);
 
-/// Warps (over m, over n) of the nvidia_mma v2 layout a dot with these
-/// operand and accumulator types would use on the module's target, or
-/// std::nullopt when the target has no mma.sync m16n8k16 or the types do not
-/// fit it (f16/bf16 operands, f32 accumulator, rank 2, M % 16, N % 8, K % 16).
-std::optional<std::pair<unsigned, unsigned>>
-getMmaV2Warps(RankedTensorType a, RankedTensorType b, RankedTensorType c, ModuleOp module);
-
 /// tt.scan: in-thread, across lanes by shuffles, across warps through shared
 /// scratch memory (offset from ttg-allocate-shared-memory).
 void populateScanOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
@@ -81,11 +82,6 @@ int64_t getAtomicScratchBytes(Operation *op);
 /// tt.print (device printf per element) and tt.assert.
 void populatePrintAssertOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
                                          RewritePatternSet &patterns);
-
-/// Registry of target infos, filled by each vendor backend.
-using TargetInfoFactory =
-    std::unique_ptr<TargetInfoBase> (*)(StringRef arch);
-void registerTargetInfo(StringRef backend, TargetInfoFactory factory);
 
 } // namespace mlir::tessera
 

@@ -1,8 +1,8 @@
 //===- TargetInfoBase.h - what lowering asks of a GPU vendor ----*- C++ -*-===//
 //
 // Target-independent lowering (lib/Conversion/TTGToLLVM) never names a vendor:
-// everything that differs between NVIDIA and AMD goes through this interface,
-// implemented in third_party/<vendor>.
+// everything that differs between GPU vendors goes through this interface,
+// implemented in third_party/<vendor> and created by that vendor's Backend.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,9 +13,16 @@
 #include "mlir/IR/Value.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
+
 namespace mlir::tessera {
+
+class TesseraLLVMTypeConverter;
 
 /// What an atomic read-modify-write does (integer ops act on the bits as
 /// signed (Max, Min) or unsigned (UMax, UMin) integers; FAdd, and Max/Min on
@@ -29,7 +36,7 @@ class TargetInfoBase {
 public:
   virtual ~TargetInfoBase() = default;
 
-  /// Threads per warp (32 on NVIDIA).
+  /// Threads per warp.
   virtual int getWarpSize() const = 0;
   /// The LLVM address space of global and of shared memory.
   virtual unsigned getGlobalAddressSpace() const = 0;
@@ -111,20 +118,37 @@ public:
   /// Marks `func` as a kernel launched with `numThreads` threads per block.
   virtual void markAsKernel(Operation *func, int numThreads) const = 0;
 
-  /// Whether the target has a warp-level 16x8x16 matrix multiply-add with
-  /// f16 or bf16 inputs and f32 accumulators (NVIDIA's mma.sync.m16n8k16).
-  virtual bool hasMma16816() const { return false; }
-  /// d = a * b + c on one warp's fragments: `a` 4 x i32 (8 halves), `b`
-  /// 2 x i32 (4 halves), `c` 4 x f32, laid out as the nvidia_mma v2 / dot_op
-  /// layouts say (LayoutConversions.cpp). Returns the 4 f32 of d.
-  virtual SmallVector<Value> mma16816(OpBuilder &b, Location loc, ValueRange a, ValueRange bFrag,
-                                      ValueRange c, bool bf16) const {
-    return {};
+  //===--------------------------------------------------------------------===//
+  // Tensor cores: the vendor's own layouts and pattern family
+  //===--------------------------------------------------------------------===//
+
+  /// The layouts a tensor-core lowering of `dot` (a tt.dot) takes in a module
+  /// of `numWarps` warps: the accumulator's layout, and the kWidth of the
+  /// #ttg.dot_op operand layouts whose parent it is.
+  struct TensorCoreLayouts {
+    Attribute accumulator;
+    unsigned kWidth = 0;
+  };
+  /// std::nullopt when the dot stays on FMA units (ttg-accelerate-matmul).
+  virtual std::optional<TensorCoreLayouts> getTensorCoreLayouts(Operation *dot,
+                                                                int numWarps) const {
+    return std::nullopt;
+  }
+  /// Adds the vendor's own lowering patterns (e.g. dots on tensor cores);
+  /// they are tried before the target-independent families, which lower
+  /// whatever they do not take.
+  virtual void populateVendorPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                      RewritePatternSet &patterns) const {}
+  /// Bytes of shared scratch memory `op` needs when a vendor pattern lowers
+  /// it; std::nullopt when the target-independent family does.
+  virtual std::optional<int64_t> getVendorScratchBytes(Operation *op) const {
+    return std::nullopt;
   }
 };
 
-/// Creates the target info for a "ttg.target" string such as "cuda:90";
-/// nullptr when the target is unknown.
+/// Creates the target info for a "ttg.target" string "<backend>:<arch>" from
+/// the backend registered under that name (tessera/Target/Backend.h); nullptr
+/// when the target is unknown.
 std::unique_ptr<TargetInfoBase> createTargetInfo(StringRef target);
 
 } // namespace mlir::tessera

@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
+#include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
 #include "tessera/Tools/LinearLayout.h"
 
 namespace mlir::tessera {
@@ -31,24 +32,8 @@ private:
 // Layouts
 //===----------------------------------------------------------------------===//
 
-/// The layout of a distributed tensor as a LinearLayout from (register, lane,
-/// warp, block) to (dim0, ..., dimN-1). Defined with the ttg encodings.
-::tessera::LinearLayout toLinearLayout(RankedTensorType type);
-
-/// Whether `type`'s encoding has a LinearLayout (toLinearLayout aborts
-/// otherwise).
-bool supportsLinearLayout(RankedTensorType type);
-
-/// `layout` (out dims dim0.., a row-major tensor) with its out dims reshaped
-/// to `shape`, every element keeping its row-major position.
-::tessera::LinearLayout reshapeRowMajor(const ::tessera::LinearLayout &layout,
-                                        ArrayRef<int64_t> shape);
-
-/// The layout of a shared-memory buffer (swizzled_shared, nvmma_shared): from
-/// the element offset in shared memory (in dim "offset") to the tensor
-/// coordinates (dim0, dim1, ...); std::nullopt for other encodings.
-std::optional<::tessera::LinearLayout> toSharedLinearLayout(ArrayRef<int64_t> shape,
-                                                            Attribute encoding);
+// toLinearLayout, supportsLinearLayout, reshapeRowMajor and
+// toSharedLinearLayout: tessera/Dialect/TTG/IR/LinearLayoutConversions.h.
 
 /// How many elements of `type` each thread holds.
 int64_t getElemsPerThread(RankedTensorType type);

@@ -28,22 +28,4 @@ def ConvertTTToTTG : Pass<"convert-tt-to-ttg", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::tessera::ttg::TTGDialect"];
 }
 
-def AccelerateMatmul : Pass<"ttg-accelerate-matmul", "mlir::ModuleOp"> {
-  let summary = "Put dots that tensor cores can run into mma layouts, and keep loop accumulators there.";
-  let description = [{
-    1. A tt.dot of f16/bf16 operands with an f32 accumulator, on a target
-       whose TargetInfo has mma.sync m16n8k16, gets its operands converted to
-       #ttg.dot_op layouts (kWidth 2) of a #ttg.nvidia_mma version 2 parent
-       (warps over m first), its accumulator to that mma layout, and its
-       result converted back to the layout it had.
-    2. A loop-carried value that the loop only converts to an mma layout and
-       yields from that layout (the accumulator of a K loop) is carried in the
-       mma layout instead: one conversion before the loop and one after it,
-       none per iteration.
-    Dots it leaves alone are lowered as before (FMA units, or mma.sync with
-    the operands staged through shared memory).
-  }];
-  let dependentDialects = ["mlir::tessera::ttg::TTGDialect"];
-}
-
 #endif // TESSERA_CONVERSION_TTTOTTG_PASSES_TD

@@ -2,6 +2,7 @@
 
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 
+#include "tessera/Target/Backend.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -191,13 +192,22 @@ private:
   llvm::DenseSet<Attribute> checked;
 };
 
-/// "cuda:<digits>" or "hip:<name>".
-bool isValidTarget(StringRef target) {
-  if (target.consume_front("cuda:"))
-    return !target.empty() && llvm::all_of(target, llvm::isDigit);
-  if (target.consume_front("hip:"))
-    return !target.empty();
-  return false;
+/// "<backend>:<arch>"; when a backend of that name is registered, it must
+/// accept the arch (a target nobody registered is left to the lowering, so
+/// IR for another build's backends still parses).
+bool isValidTarget(StringRef target, std::string &why) {
+  auto [name, arch] = target.split(':');
+  if (name.empty() || arch.empty() || !target.contains(':')) {
+    why = "to be a string \"<backend>:<architecture>\"";
+    return false;
+  }
+  const ::tessera::Backend *backend = ::tessera::lookupBackend(name);
+  std::string archWhy;
+  if (backend && !backend->verifyArch(arch, archWhy)) {
+    why = "to name an architecture of backend '" + name.str() + "' (" + archWhy + ")";
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -230,12 +240,10 @@ LogicalResult TTGDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kTargetAttrName) {
     auto target = dyn_cast<StringAttr>(attr.getValue());
-    if (!target || !isValidTarget(target.getValue()))
+    std::string why = "to be a string \"<backend>:<architecture>\"";
+    if (!target || !isValidTarget(target.getValue(), why))
       return op->emitOpError()
-             << "expected \"" << name
-             << "\" to be a string \"cuda:<compute capability>\" or "
-                "\"hip:<architecture>\", but it is "
-             << attr.getValue();
+             << "expected \"" << name << "\" " << why << ", but it is " << attr.getValue();
     return success();
   }
   // Other ttg.* attributes (ttg.shared, ttg.total-num-warps, …) are set by

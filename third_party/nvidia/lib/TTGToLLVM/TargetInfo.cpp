@@ -7,8 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessera/NVIDIA/TTGToLLVM/TargetInfo.h"
+
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
-#include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -436,32 +439,36 @@ public:
     NVVM::Barrier0Op::create(b, loc);
   }
 
-  // cvt between f16x2/f32 and e4m3x2/e5m2x2 exists from sm_89 (PTX 7.8).
-  // One element goes through the low half of each packed register.
-  bool hasMma16816() const override { return cc >= 80; }
-
-  SmallVector<Value> mma16816(OpBuilder &b, Location loc, ValueRange a, ValueRange bFrag,
-                              ValueRange c, bool bf16) const override {
-    Type f32 = b.getF32Type();
-    auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-    SmallVector<Value> operands(a.begin(), a.end());
-    operands.append(bFrag.begin(), bFrag.end());
-    operands.append(c.begin(), c.end());
-    std::string asmStr = std::string("mma.sync.aligned.m16n8k16.row.col.f32.") +
-                         (bf16 ? "bf16.bf16" : "f16.f16") +
-                         ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
-                         "{$10, $11, $12, $13};";
-    auto op = LLVM::InlineAsmOp::create(
-        b, loc, TypeRange{resTy}, operands, asmStr, "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f",
-        /*has_side_effects=*/false, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
-    SmallVector<Value> d;
-    for (int i = 0; i < 4; ++i)
-      d.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
-    return d;
+  std::optional<TensorCoreLayouts> getTensorCoreLayouts(Operation *op,
+                                                        int numWarps) const override {
+    auto dot = dyn_cast<mlir::tessera::tt::DotOp>(op);
+    if (!dot || cc < 80)
+      return std::nullopt;
+    auto warps = ::tessera::nvidia::getMmaV2Warps(dot.getA().getType(), dot.getB().getType(),
+                                                  dot.getC().getType(), numWarps);
+    if (!warps)
+      return std::nullopt;
+    MLIRContext *ctx = op->getContext();
+    auto mma = mlir::tessera::ttg::NvidiaMmaEncodingAttr::get(
+        ctx, 2, 0, {warps->first, warps->second},
+        mlir::tessera::ttg::CTALayoutAttr::getDefault(ctx, 2), {16, 8});
+    return TensorCoreLayouts{mma, 2};
   }
 
+  void populateVendorPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
+                              RewritePatternSet &patterns) const override {
+    if (cc >= 80)
+      ::tessera::nvidia::populateMmaV2DotPatterns(typeConverter, patterns);
+  }
+
+  std::optional<int64_t> getVendorScratchBytes(Operation *op) const override {
+    if (cc < 80)
+      return std::nullopt;
+    return ::tessera::nvidia::getMmaV2ScratchBytes(op);
+  }
+
+  // cvt between f16x2/f32 and e4m3x2/e5m2x2 exists from sm_89 (PTX 7.8).
+  // One element goes through the low half of each packed register.
   Value truncToFp8(OpBuilder &b, Location loc, Value value,
                    Type fp8Type) const override {
     StringRef name = ptxFp8Name(fp8Type);
@@ -572,17 +579,32 @@ private:
 
 } // namespace
 
-namespace {
-/// Registers the "cuda" backend's target info when libtessera loads.
-struct RegisterNVIDIATargetInfo {
-  RegisterNVIDIATargetInfo() {
-    mlir::tessera::registerTargetInfo(
-        "cuda", [](StringRef arch) -> std::unique_ptr<mlir::tessera::TargetInfoBase> {
-          int cc = 0;
-          if (arch.getAsInteger(10, cc) || cc < 70)
-            return nullptr;
-          return std::make_unique<NVIDIATargetInfo>(cc);
-        });
-  }
-} registerNVIDIATargetInfo;
-} // namespace
+namespace tessera::nvidia {
+
+std::unique_ptr<mlir::tessera::TargetInfoBase> createTargetInfo(int cc) {
+  return std::make_unique<NVIDIATargetInfo>(cc);
+}
+
+SmallVector<Value> emitMma16816(OpBuilder &b, Location loc, ValueRange a,
+                                               ValueRange bFrag, ValueRange c, bool bf16) {
+  Type f32 = b.getF32Type();
+  auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  SmallVector<Value> operands(a.begin(), a.end());
+  operands.append(bFrag.begin(), bFrag.end());
+  operands.append(c.begin(), c.end());
+  std::string asmStr = std::string("mma.sync.aligned.m16n8k16.row.col.f32.") +
+                       (bf16 ? "bf16.bf16" : "f16.f16") +
+                       ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+                       "{$10, $11, $12, $13};";
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{resTy}, operands, asmStr, "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f",
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  SmallVector<Value> d;
+  for (int i = 0; i < 4; ++i)
+    d.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
+  return d;
+}
+
+} // namespace tessera::nvidia

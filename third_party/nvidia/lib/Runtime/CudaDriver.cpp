@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessera/API/Cuda.h"
+#include "tessera/NVIDIA/Runtime/Cuda.h"
 
 #include <dlfcn.h>
 #include <mutex>

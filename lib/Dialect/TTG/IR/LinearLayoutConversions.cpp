@@ -1,4 +1,4 @@
-//===- LayoutConversions.cpp - ttg encodings as LinearLayouts ---------------===//
+//===- LinearLayoutConversions.cpp - ttg encodings as LinearLayouts ---------===//
 //
 // blocked: registers, then lanes, then warps tile the tensor along `order`
 // (fastest dim first); the result is fitted to the shape (lanes/warps beyond
@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessera/Conversion/TTGToLLVM/Utility.h"
+#include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
 
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 

@@ -1,0 +1,87 @@
+//===- Backend.cpp - the registry of vendor backends --------------------------===//
+
+#include "tessera/Target/Backend.h"
+
+#include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
+#include <mutex>
+
+using namespace tessera;
+
+Backend::~Backend() = default;
+
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  llvm::StringMap<std::unique_ptr<Backend>> backends;
+};
+
+Registry &registry() {
+  static Registry r;
+  return r;
+}
+
+void ensureRegistered() {
+  static std::once_flag once;
+  std::call_once(once, [] { registerAllBackends(); });
+}
+
+} // namespace
+
+void tessera::registerBackend(std::unique_ptr<Backend> backend) {
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::string name = backend->getName().str();
+  r.backends[name] = std::move(backend);
+}
+
+const Backend *tessera::lookupBackend(llvm::StringRef name) {
+  ensureRegistered();
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.backends.find(name);
+  return it == r.backends.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> tessera::getRegisteredBackendNames() {
+  ensureRegistered();
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<std::string> names;
+  for (auto &entry : r.backends)
+    names.push_back(entry.getKey().str());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+const Backend *tessera::lookupTarget(llvm::StringRef target, llvm::StringRef &arch,
+                                     std::string &why) {
+  auto [name, rest] = target.split(':');
+  if (name.empty() || rest.empty() || !target.contains(':')) {
+    why = "a target is \"<backend>:<architecture>\"";
+    return nullptr;
+  }
+  const Backend *backend = lookupBackend(name);
+  if (!backend) {
+    why = "no backend named '" + name.str() + "' (registered:";
+    for (const std::string &n : getRegisteredBackendNames())
+      why += " " + n;
+    why += ")";
+    return nullptr;
+  }
+  if (!backend->verifyArch(rest, why))
+    return nullptr;
+  arch = rest;
+  return backend;
+}
+
+std::unique_ptr<mlir::tessera::TargetInfoBase>
+mlir::tessera::createTargetInfo(StringRef target) {
+  StringRef arch;
+  std::string why;
+  const ::tessera::Backend *backend = ::tessera::lookupTarget(target, arch, why);
+  return backend ? backend->createTargetInfo(arch) : nullptr;
+}

@@ -1,0 +1,51 @@
+//===- TargetInfo.h - NVIDIA's part of the TTGIR -> LLVM lowering -*- C++ -*-===//
+
+#ifndef TESSERA_NVIDIA_TTGTOLLVM_TARGETINFO_H
+#define TESSERA_NVIDIA_TTGTOLLVM_TARGETINFO_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
+
+#include <memory>
+#include <optional>
+#include <utility>
+
+namespace mlir::tessera {
+class TesseraLLVMTypeConverter;
+} // namespace mlir::tessera
+
+namespace tessera::nvidia {
+
+/// The TargetInfo of compute capability `cc` (e.g. 90).
+std::unique_ptr<mlir::tessera::TargetInfoBase> createTargetInfo(int cc);
+
+/// d = a * b + c by one mma.sync.m16n8k16 (f32 accumulators) on one warp's
+/// fragments: `a` 4 x i32 (8 halves), `b` 2 x i32 (4 halves), `c` 4 x f32,
+/// laid out as the nvidia_mma v2 / dot_op layouts say
+/// (LinearLayoutConversions.cpp). Returns the 4 f32 of d.
+llvm::SmallVector<mlir::Value> emitMma16816(mlir::OpBuilder &b, mlir::Location loc,
+                                            mlir::ValueRange a, mlir::ValueRange bFrag,
+                                            mlir::ValueRange c, bool bf16);
+
+/// Warps (over m, over n) of the nvidia_mma v2 layout for a dot of these
+/// operand and accumulator types in a module of `numWarps` warps, or
+/// std::nullopt when the types do not fit mma.sync m16n8k16 (f16/bf16
+/// operands, f32 accumulator, rank 2, M % 16, N % 8, K % 16).
+std::optional<std::pair<unsigned, unsigned>>
+getMmaV2Warps(mlir::RankedTensorType a, mlir::RankedTensorType b, mlir::RankedTensorType c,
+              int numWarps);
+
+/// tt.dot on mma.sync (sm_80 and later): operands in dot_op layouts of an
+/// nvidia_mma v2 accumulator (ttg-accelerate-matmul) as registers, other
+/// f16/bf16 dots staged through shared memory.
+void populateMmaV2DotPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
+                              mlir::RewritePatternSet &patterns);
+
+/// Shared scratch of a dot the mma.sync patterns lower; std::nullopt for
+/// other ops and for dots they leave to the FMA family.
+std::optional<int64_t> getMmaV2ScratchBytes(mlir::Operation *op);
+
+} // namespace tessera::nvidia
+
+#endif // TESSERA_NVIDIA_TTGTOLLVM_TARGETINFO_H

@@ -1,0 +1,88 @@
+//===- NVIDIABackend.cpp - targets "cuda:<compute capability>" ----------------===//
+//
+// Artifacts: "ptx" (LLVM's NVPTX target in-process, libdevice linked when the
+// module calls it). The cubin is made from the PTX by ptxas in the Python
+// glue (python/tessera/backends/nvidia), or by the driver's JIT.
+// Options: "enable-fp-fusion" ("0"/"1", default 1), "ptx-version" (e.g. "84"),
+// "libdevice" (a path; default: searched).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/NVIDIA/Backend.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
+#include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
+#include "tessera/NVIDIA/TTGToLLVM/TargetInfo.h"
+#include "tessera/NVIDIA/Target/PTX.h"
+#include "tessera/Target/Backend.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace {
+
+class NVIDIABackend : public tessera::Backend {
+public:
+  llvm::StringRef getName() const override { return "cuda"; }
+
+  bool verifyArch(llvm::StringRef arch, std::string &why) const override {
+    int cc = 0;
+    if (arch.empty() || !llvm::all_of(arch, llvm::isDigit) || arch.getAsInteger(10, cc) ||
+        cc < 70) {
+      why = "a cuda target is \"cuda:<compute capability>\" with a capability of 70 or "
+            "more (e.g. \"cuda:90\"), not \"cuda:" + arch.str() + "\"";
+      return false;
+    }
+    return true;
+  }
+
+  void registerDialects(mlir::DialectRegistry &registry) const override {
+    registry.insert<mlir::tessera::ttng::TTNGDialect, mlir::NVVM::NVVMDialect>();
+    mlir::registerNVVMDialectTranslation(registry);
+  }
+
+  std::unique_ptr<mlir::tessera::TargetInfoBase>
+  createTargetInfo(llvm::StringRef arch) const override {
+    std::string why;
+    if (!verifyArch(arch, why))
+      return nullptr;
+    int cc = 0;
+    arch.getAsInteger(10, cc);
+    return tessera::nvidia::createTargetInfo(cc);
+  }
+
+  std::vector<std::string> getArtifactNames() const override { return {"ptx"}; }
+
+  bool compile(llvm::Module &module, llvm::StringRef arch,
+               const tessera::BackendOptions &options,
+               std::map<std::string, std::string> &artifacts,
+               std::string &error) const override {
+    tessera::nvidia::PTXOptions ptx;
+    if (arch.getAsInteger(10, ptx.computeCapability)) {
+      error = "invalid compute capability '" + arch.str() + "'";
+      return false;
+    }
+    for (auto &[name, value] : options) {
+      if (name == "enable-fp-fusion" && (value == "0" || value == "1")) {
+        ptx.enableFPFusion = value == "1";
+      } else if (name == "ptx-version" && !llvm::StringRef(value).getAsInteger(10, ptx.ptxVersion) &&
+                 ptx.ptxVersion >= 60) {
+      } else if (name == "libdevice") {
+        ptx.libdevicePath = value;
+      } else {
+        error = "invalid option " + name + "='" + value +
+                "' for the cuda backend (enable-fp-fusion=0|1, ptx-version=<e.g. 84>, "
+                "libdevice=<path>)";
+        return false;
+      }
+    }
+    return tessera::nvidia::translateToPTX(module, ptx, artifacts["ptx"], error);
+  }
+};
+
+} // namespace
+
+void tessera::nvidia::registerBackend() {
+  tessera::registerBackend(std::make_unique<NVIDIABackend>());
+}
