@@ -41,7 +41,7 @@ int64_t bytesOf(Type t) {
 }
 
 /// Which copy of each element acts.
-struct Ownership {
+struct ElementOwners {
   /// For each register, the register of this thread holding the acting copy
   /// of its element (itself when it acts).
   SmallVector<int32_t> actingRegister;
@@ -51,9 +51,9 @@ struct Ownership {
   RankedTensorType type;
 };
 
-FailureOr<Ownership> getOwnership(Operation *op, Value ptr, int warpSize,
+FailureOr<ElementOwners> getElementOwners(Operation *op, Value ptr, int warpSize,
                                   std::string &why) {
-  Ownership own;
+  ElementOwners own;
   auto type = dyn_cast<RankedTensorType>(ptr.getType());
   if (!type) {
     // Every thread holds a scalar: thread 0 acts.
@@ -103,7 +103,7 @@ int64_t scratchBytes(Operation *op, Value ptr, Value result) {
   if (result.use_empty())
     return 0;
   std::string why;
-  FailureOr<Ownership> own = getOwnership(op, ptr, /*warpSize=*/32, why);
+  FailureOr<ElementOwners> own = getElementOwners(op, ptr, /*warpSize=*/32, why);
   if (failed(own) || own->warpMask == 0)
     return 0;
   Type elt = getElementTypeOrSelf(result.getType());
@@ -172,7 +172,7 @@ LogicalResult lowerAtomic(Operation *op, Value ptr, Value convertedMask,
   const TargetInfoBase &ti = tc.getTargetInfo();
   Location loc = op->getLoc();
   std::string why;
-  FailureOr<Ownership> own = getOwnership(op, ptr, ti.getWarpSize(), why);
+  FailureOr<ElementOwners> own = getElementOwners(op, ptr, ti.getWarpSize(), why);
   if (failed(own))
     return op->emitOpError() << "the GPU lowering cannot lower this atomic: "
                            << why;

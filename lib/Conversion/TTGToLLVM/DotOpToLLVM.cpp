@@ -67,7 +67,7 @@ struct DotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
       Value widened = ti.extFromFp8(rewriter, loc, probe, t);
       if (!widened)
         return op.emitOpError("fp8 dots are not supported on this target (converting ")
-               << t << " needs sm_89 or newer)";
+               << t << " " << ti.getFp8Requirement() << ")";
     }
     bool isInt = isa<IntegerType>(aT.getElementType());
     auto smemPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), ti.getSharedAddressSpace());

@@ -3,7 +3,7 @@
 // arith and math ops on distributed tensors are applied to each element a
 // thread owns: the op is re-created on scalars, and those scalar ops are then
 // lowered by the upstream arith/math patterns in the same conversion. Math
-// functions go to the target's device math library (libdevice on NVIDIA);
+// functions go to the target's device math library (TargetInfo);
 // half-precision inputs compute in f32.
 //
 //===----------------------------------------------------------------------===//
@@ -292,7 +292,8 @@ struct FpToFpConversion : public TesseraOpToLLVMPattern<tt::FpToFpOp> {
         });
     if (unsupported)
       return op.emitOpError() << "converting " << srcElt << " to " << dstElt
-                              << " is not supported on this target (NVIDIA needs sm_89 or newer)";
+                              << " is not supported on this target ("
+                              << tc.getTargetInfo().getFp8Requirement() << ")";
     rewriter.replaceOp(op, r);
     return success();
   }

@@ -25,7 +25,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
 // -----
 
 // sm_80 has no fp8 conversions.
-// CHECK: fp8-invalid.mlir:[[@LINE+4]]:{{.*}} error: 'tt.fp_to_fp' op converting 'f8E4M3FN' to 'f32' is not supported on this target (NVIDIA needs sm_89 or newer)
+// CHECK: fp8-invalid.mlir:[[@LINE+4]]:{{.*}} error: 'tt.fp_to_fp' op converting 'f8E4M3FN' to 'f32' is not supported on this target (needs sm_89 or newer)
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:80", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @sm80(%x: tensor<32xf8E4M3FN, #blocked>) -> tensor<32xf32, #blocked> {

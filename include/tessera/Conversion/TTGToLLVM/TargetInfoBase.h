@@ -108,6 +108,10 @@ public:
   virtual Value extFromFp8(OpBuilder &b, Location loc, Value value,
                            Type fp8Type) const = 0;
 
+  /// What this target lacks for fp8 conversions, for error messages (e.g.
+  /// "needs <a newer architecture>"); "" when it has them.
+  virtual std::string getFp8Requirement() const { return ""; }
+
   /// Device printf of a format string with the given arguments.
   virtual void printf(OpBuilder &b, Location loc, StringRef format,
                       ValueRange args) const = 0;

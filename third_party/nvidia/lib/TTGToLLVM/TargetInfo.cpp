@@ -469,6 +469,10 @@ public:
 
   // cvt between f16x2/f32 and e4m3x2/e5m2x2 exists from sm_89 (PTX 7.8).
   // One element goes through the low half of each packed register.
+  std::string getFp8Requirement() const override {
+    return cc >= 89 ? "" : "needs sm_89 or newer";
+  }
+
   Value truncToFp8(OpBuilder &b, Location loc, Value value,
                    Type fp8Type) const override {
     StringRef name = ptxFp8Name(fp8Type);

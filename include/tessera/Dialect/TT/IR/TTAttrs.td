@@ -60,7 +60,7 @@ def TT_MemSyncScopeAttr : I32EnumAttr<"MemSyncScope",
   let cppNamespace = "::mlir::tessera::tt";
 }
 
-def TT_ProgramDim : I32EnumAttr<"ProgramIDDim", "grid axis", [
+def TT_ProgramAxis : I32EnumAttr<"ProgramIDDim", "grid axis", [
       I32EnumAttrCase<"X", 0, "x">, I32EnumAttrCase<"Y", 1, "y">,
       I32EnumAttrCase<"Z", 2, "z">]> {
   let cppNamespace = "::mlir::tessera::tt";

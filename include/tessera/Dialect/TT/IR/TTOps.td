@@ -142,7 +142,7 @@ def TT_GetProgramIdOp : TT_Op<"get_program_id", [Pure]> {
     %pid = tt.get_program_id x : i32
     ```
   }];
-  let arguments = (ins TT_ProgramDim:$axis);
+  let arguments = (ins TT_ProgramAxis:$axis);
   let results = (outs I32:$result);
   let assemblyFormat = "$axis attr-dict `:` type($result)";
   let extraClassDeclaration = [{ int32_t getAxisAsInt() { return static_cast<int32_t>(getAxis()); } }];
@@ -155,7 +155,7 @@ def TT_GetNumProgramsOp : TT_Op<"get_num_programs", [Pure]> {
     %n = tt.get_num_programs y : i32
     ```
   }];
-  let arguments = (ins TT_ProgramDim:$axis);
+  let arguments = (ins TT_ProgramAxis:$axis);
   let results = (outs I32:$result);
   let assemblyFormat = "$axis attr-dict `:` type($result)";
 }

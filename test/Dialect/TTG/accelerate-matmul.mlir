@@ -1,7 +1,11 @@
 // RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:90}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s
 // RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:75}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s --check-prefix=SM75
+// A target no backend of this build lowers has no tensor-core layouts: every
+// dot stays where it was.
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=other:1}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s --check-prefix=NONE
 
-// ttg-accelerate-matmul (lib/Conversion/TTToTTG/TTToTTG.cpp).
+// ttg-accelerate-matmul (lib/Dialect/TTG/Transforms/AccelerateMatmul.cpp); the
+// layouts are the cuda backend's answer (mma.sync from sm_80).
 
 // A K loop: `acc + dot(a, b, 0)` becomes `dot(a, b, acc)`, the dot moves to
 // mma / dot_op layouts (64 rows: 4 warps over m), and the accumulator is
@@ -21,6 +25,10 @@
 // SM75-NOT: nvidia_mma
 // SM75-LABEL: tt.func public @k_loop
 // SM75: tt.dot {{.*}} -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+// NONE-NOT: nvidia_mma
+// NONE-LABEL: tt.func public @k_loop
+// NONE: tt.dot {{.*}} -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+// NONE-NOT: nvidia_mma
 tt.func public @k_loop(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %n: i32) {
   %zero = arith.constant dense<0.0> : tensor<64x64xf32>
   %c0 = arith.constant 0 : i32
