@@ -12,6 +12,8 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
+#include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
+#include "tessera/Tools/RegisterAll.h"
 
 #include <gtest/gtest.h>
 
@@ -92,7 +94,13 @@ Owned fromLinearLayout(const ::tessera::LinearLayout &ll) {
 
 class LayoutConversions : public ::testing::Test {
 protected:
-  LayoutConversions() { ctx.loadDialect<ttg::TTGDialect>(); }
+  LayoutConversions() {
+    // The registered backends add their layouts (#ttg.nvidia_mma) to ttg.
+    DialectRegistry registry;
+    ::tessera::registerAllDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadDialect<ttg::TTGDialect>();
+  }
   ttg::BlockedEncodingAttr blocked(ArrayRef<unsigned> spt, ArrayRef<unsigned> tpw, ArrayRef<unsigned> wpc,
                                    ArrayRef<unsigned> order) {
     return ttg::BlockedEncodingAttr::get(&ctx, spt, tpw, wpc, order,

@@ -421,7 +421,8 @@ struct ConvertTTToTTGPass : public mlir::tessera::impl::ConvertTTToTTGBase<Conve
     module->setAttr("ttg.num-warps", IntegerAttr::get(i32, numWarps));
     module->setAttr("ttg.num-ctas", IntegerAttr::get(i32, numCTAs));
     module->setAttr("ttg.threads-per-warp", IntegerAttr::get(i32, threadsPerWarp));
-    module->setAttr("ttg.target", StringAttr::get(ctx, target));
+    if (!target.empty())
+      module->setAttr("ttg.target", StringAttr::get(ctx, target));
     LayoutAssigner assigner(ctx, numWarps, threadsPerWarp);
     module.walk([&](tt::FuncOp f) { assigner.assignSignature(f); });
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {

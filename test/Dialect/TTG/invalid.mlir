@@ -211,7 +211,7 @@ tt.func @f(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked, kWid
 // -----
 
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
-// expected-error @+1 {{#ttg.dot_op needs a non-zero kWidth with a #ttg.nvidia_mma parent}}
+// expected-error @+1 {{#ttg.dot_op needs a non-zero kWidth with the tensor-core parent #ttg.nvidia_mma<}}
 tt.func @f(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma}>>) {
   tt.return
 }
@@ -227,7 +227,7 @@ tt.func @f(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth =
 // -----
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>
-// expected-error @+1 {{#ttg.dot_op needs a #ttg.blocked or #ttg.nvidia_mma parent, but the parent is #ttg.slice<}}
+// expected-error @+1 {{#ttg.dot_op needs a #ttg.blocked or a tensor-core parent, but the parent is #ttg.slice<}}
 tt.func @f(%a: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #ttg.slice<{dim = 0, parent = #blocked}>}>>) {
   tt.return
 }

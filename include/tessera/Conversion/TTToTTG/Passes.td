@@ -23,7 +23,8 @@ def ConvertTTToTTG : Pass<"convert-tt-to-ttg", "mlir::ModuleOp"> {
     Option<"numWarps", "num-warps", "int32_t", "4", "warps per program">,
     Option<"threadsPerWarp", "threads-per-warp", "int32_t", "32", "threads per warp">,
     Option<"numCTAs", "num-ctas", "int32_t", "1", "CTAs per program (cluster size)">,
-    Option<"target", "target", "std::string", "\"cuda:90\"", "the target, e.g. cuda:90">,
+    Option<"target", "target", "std::string", "\"\"",
+           "the target \"<backend>:<architecture>\" (empty: the module keeps the ttg.target it has, if any)">,
   ];
   let dependentDialects = ["mlir::tessera::ttg::TTGDialect"];
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Dialect/TTG/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/LayoutSyntax.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -33,257 +34,33 @@ void TTGDialect::registerAttributes() {
       >();
 }
 
+Attribute TTGDialect::parseAttribute(DialectAsmParser &parser, Type type) const {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef mnemonic;
+  Attribute attr;
+  OptionalParseResult result = generatedAttributeParser(parser, &mnemonic, type, attr);
+  if (result.has_value())
+    return attr;
+  auto vendor = vendorParsers.find(mnemonic);
+  if (vendor != vendorParsers.end())
+    return vendor->second(parser, type);
+  parser.emitError(loc) << "unknown ttg attribute '#ttg." << mnemonic
+                        << "' (a vendor's layouts exist only when its backend is registered)";
+  return {};
+}
+
+void TTGDialect::printAttribute(Attribute attr, DialectAsmPrinter &printer) const {
+  if (succeeded(generatedAttributePrinter(attr, printer)))
+    return;
+  auto vendor = vendorPrinters.find(attr.getTypeID());
+  if (vendor != vendorPrinters.end())
+    vendor->second(attr, printer);
+}
+
+using namespace mlir::tessera::ttg::syntax;
+
 namespace {
 
-using EmitErrorFn = function_ref<InFlightDiagnostic()>;
-
-std::string arrayToString(ArrayRef<unsigned> values) {
-  std::string s = "[";
-  llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(values, os);
-  return s + "]";
-}
-
-//===----------------------------------------------------------------------===//
-// Parsing the `<{key = value, ...}>` body
-//===----------------------------------------------------------------------===//
-
-/// The dictionary body of a layout. The getters mark the keys they read;
-/// finish() reports the keys nobody asked for.
-class LayoutBody {
-public:
-  LayoutBody(AsmParser &parser, StringRef layout)
-      : parser(parser), layout(layout) {}
-
-  ParseResult parse() {
-    loc = parser.getCurrentLocation();
-    if (parser.parseLess() || parser.parseAttribute(dict) ||
-        parser.parseGreater())
-      return failure();
-    return success();
-  }
-
-  bool has(StringRef key) const { return static_cast<bool>(dict.get(key)); }
-
-  /// A non-negative integer that fits in 32 bits.
-  ParseResult getUnsigned(StringRef key, unsigned &value,
-                          std::optional<unsigned> defaultValue = {}) {
-    Attribute attr = take(key);
-    if (!attr) {
-      if (defaultValue) {
-        value = *defaultValue;
-        return success();
-      }
-      return missing(key);
-    }
-    auto integer = dyn_cast<IntegerAttr>(attr);
-    if (!integer || !isa<IntegerType>(integer.getType()) ||
-        !toUnsigned(integer, value))
-      return parser.emitError(loc)
-             << "expected '" << key << "' of " << layout
-             << " to be a non-negative integer, but it is " << attr;
-    return success();
-  }
-
-  ParseResult getBool(StringRef key, bool &value,
-                      std::optional<bool> defaultValue = {}) {
-    Attribute attr = take(key);
-    if (!attr) {
-      if (defaultValue) {
-        value = *defaultValue;
-        return success();
-      }
-      return missing(key);
-    }
-    auto boolean = dyn_cast<BoolAttr>(attr);
-    if (!boolean)
-      return parser.emitError(loc)
-             << "expected '" << key << "' of " << layout
-             << " to be true or false, but it is " << attr;
-    value = boolean.getValue();
-    return success();
-  }
-
-  /// An array of non-negative integers; `present` (if given) says whether
-  /// the key was there, and then a missing key is not an error.
-  ParseResult getArray(StringRef key, SmallVectorImpl<unsigned> &values,
-                       bool *present = nullptr) {
-    Attribute attr = take(key);
-    if (present)
-      *present = static_cast<bool>(attr);
-    if (!attr)
-      return present ? success() : missing(key);
-    auto array = dyn_cast<ArrayAttr>(attr);
-    auto complain = [&] {
-      return parser.emitError(loc)
-             << "expected '" << key << "' of " << layout
-             << " to be an array of non-negative integers, but it is " << attr;
-    };
-    if (!array)
-      return complain();
-    for (Attribute element : array) {
-      auto integer = dyn_cast<IntegerAttr>(element);
-      unsigned value;
-      if (!integer || !isa<IntegerType>(integer.getType()) ||
-          !toUnsigned(integer, value))
-        return complain();
-      values.push_back(value);
-    }
-    return success();
-  }
-
-  ParseResult getAttribute(StringRef key, Attribute &value) {
-    value = take(key);
-    return value ? success() : missing(key);
-  }
-
-  /// CTAsPerCGA, CTASplitNum and CTAOrder: all three or none; none means
-  /// the one-CTA layout of rank `defaultRank`.
-  ParseResult getCTALayout(unsigned defaultRank, CTALayoutAttr &result) {
-    SmallVector<unsigned> perCGA, splitNum, order;
-    bool hasPerCGA, hasSplitNum, hasOrder;
-    if (getArray("CTAsPerCGA", perCGA, &hasPerCGA) ||
-        getArray("CTASplitNum", splitNum, &hasSplitNum) ||
-        getArray("CTAOrder", order, &hasOrder))
-      return failure();
-    if (!hasPerCGA && !hasSplitNum && !hasOrder) {
-      result = CTALayoutAttr::getDefault(parser.getContext(), defaultRank);
-      return success();
-    }
-    if (!hasPerCGA || !hasSplitNum || !hasOrder)
-      return parser.emitError(loc)
-             << layout
-             << " needs CTAsPerCGA, CTASplitNum and CTAOrder together, or "
-                "none of them";
-    result =
-        CTALayoutAttr::getChecked([&] { return parser.emitError(loc); },
-                                  parser.getContext(), perCGA, splitNum, order);
-    return success(static_cast<bool>(result));
-  }
-
-  /// Fails on a key that no getter read.
-  ParseResult finish() {
-    for (NamedAttribute entry : dict)
-      if (!used.contains(entry.getName().getValue()))
-        return parser.emitError(loc)
-               << "unknown key '" << entry.getName().getValue() << "' in "
-               << layout;
-    return success();
-  }
-
-  SMLoc getLoc() const { return loc; }
-  /// A callable for getChecked (which takes it by function_ref, so it must
-  /// outlive the call: pass the returned lambda directly).
-  auto emitErrorFn() {
-    return [this] { return parser.emitError(loc); };
-  }
-
-private:
-  Attribute take(StringRef key) {
-    used.insert(key);
-    return dict.get(key);
-  }
-  ParseResult missing(StringRef key) {
-    return parser.emitError(loc) << layout << " needs '" << key << "'";
-  }
-  static bool toUnsigned(IntegerAttr attr, unsigned &value) {
-    if (attr.getType().isInteger(1)) // true/false are not numbers here
-      return false;
-    const APInt &v = attr.getValue();
-    if (v.isNegative())
-      return false;
-    if (v.getActiveBits() > 32)
-      return false;
-    value = static_cast<unsigned>(v.getZExtValue());
-    return true;
-  }
-
-  AsmParser &parser;
-  StringRef layout;
-  SMLoc loc;
-  DictionaryAttr dict;
-  llvm::StringSet<> used;
-};
-
-//===----------------------------------------------------------------------===//
-// Printing
-//===----------------------------------------------------------------------===//
-
-void printArray(AsmPrinter &printer, StringRef key, ArrayRef<unsigned> values) {
-  printer << key << " = [";
-  llvm::interleaveComma(values, printer);
-  printer << "]";
-}
-
-/// The CTA keys, after a comma, unless the layout is the one-CTA layout of
-/// the rank the parser assumes when they are left out.
-void printCTALayout(AsmPrinter &printer, CTALayoutAttr cta,
-                    unsigned defaultRank) {
-  if (cta.isDefault() && cta.getRank() == defaultRank)
-    return;
-  printer << ", ";
-  printArray(printer, "CTAsPerCGA", cta.getCTAsPerCGA());
-  printer << ", ";
-  printArray(printer, "CTASplitNum", cta.getCTASplitNum());
-  printer << ", ";
-  printArray(printer, "CTAOrder", cta.getCTAOrder());
-}
-
-//===----------------------------------------------------------------------===//
-// Verification helpers
-//===----------------------------------------------------------------------===//
-
-LogicalResult verifyPowersOfTwo(EmitErrorFn emitError, StringRef layout,
-                                StringRef key, ArrayRef<unsigned> values) {
-  for (unsigned v : values)
-    if (!llvm::isPowerOf2_32(v))
-      return emitError() << layout << " needs powers of two in " << key
-                         << ", but it is " << arrayToString(values);
-  return success();
-}
-
-LogicalResult verifyPowerOfTwo(EmitErrorFn emitError, StringRef layout,
-                               StringRef key, unsigned value) {
-  if (!llvm::isPowerOf2_32(value))
-    return emitError() << layout << " needs a power of two as " << key
-                       << ", but it is " << value;
-  return success();
-}
-
-LogicalResult verifyOrder(EmitErrorFn emitError, StringRef layout,
-                          StringRef key, ArrayRef<unsigned> order) {
-  llvm::SmallSet<unsigned, 8> seen;
-  for (unsigned d : order)
-    if (d >= order.size() || !seen.insert(d).second)
-      return emitError() << layout << " needs " << key
-                         << " to be a permutation of [0, " << order.size()
-                         << "), but it is " << arrayToString(order);
-  return success();
-}
-
-LogicalResult verifyCTARank(EmitErrorFn emitError, StringRef layout,
-                            CTALayoutAttr cta, unsigned rank) {
-  if (!cta)
-    return emitError() << layout << " needs a CTA layout";
-  if (cta.getRank() != rank)
-    return emitError() << layout << " of rank " << rank
-                       << " needs CTAsPerCGA, CTASplitNum and CTAOrder of "
-                          "length "
-                       << rank << ", but they have length " << cta.getRank();
-  return success();
-}
-
-/// The tensor-type check shared by the distributed layouts.
-LogicalResult verifyTensorRank(EmitErrorFn emitError, Attribute layout,
-                               unsigned layoutRank, ArrayRef<int64_t> shape) {
-  if (shape.size() != layoutRank)
-    return emitError() << "a tensor of rank " << shape.size()
-                       << " cannot have the layout " << layout << " of rank "
-                       << layoutRank;
-  return success();
-}
-
-/// A CTA layout with dimension `dim` removed (for slices).
 CTALayoutAttr dropCTADim(CTALayoutAttr cta, unsigned dim) {
   SmallVector<unsigned> perCGA, splitNum, order;
   for (unsigned d = 0; d < cta.getRank(); ++d) {
@@ -526,20 +303,14 @@ LogicalResult DotOperandEncodingAttr::verify(EmitErrorFn emitError,
                          << kWidth;
     return success();
   }
-  if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(parent)) {
+  if (auto tensorCore = dyn_cast<TensorCoreEncodingTrait>(Attribute(parent))) {
     if (kWidth == 0)
-      return emitError() << name
-                         << " needs a non-zero kWidth with a #ttg.nvidia_mma "
-                            "parent";
-    if (mma.isHopper() && opIdx != 0)
-      return emitError() << name
-                         << " with a #ttg.nvidia_mma version 3 parent must be "
-                            "operand A (opIdx = 0): wgmma reads B from shared "
-                            "memory";
-    return success();
+      return emitError() << name << " needs a non-zero kWidth with the tensor-core parent "
+                         << parent;
+    return tensorCore.verifyDotOperand(emitError, opIdx, kWidth);
   }
   return emitError() << name
-                     << " needs a #ttg.blocked or #ttg.nvidia_mma parent, but "
+                     << " needs a #ttg.blocked or a tensor-core parent, but "
                         "the parent is "
                      << parent;
 }
@@ -587,93 +358,6 @@ SmallVector<unsigned> DotOperandEncodingAttr::getCTAOrder() const {
 LogicalResult
 DotOperandEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
                                        EmitErrorFn emitError) const {
-  return verifyTensorRank(emitError, *this, getRank(), shape);
-}
-
-//===----------------------------------------------------------------------===//
-// NvidiaMmaEncodingAttr
-//===----------------------------------------------------------------------===//
-
-LogicalResult NvidiaMmaEncodingAttr::verify(EmitErrorFn emitError,
-                                            unsigned versionMajor,
-                                            unsigned versionMinor,
-                                            ArrayRef<unsigned> warpsPerCTA,
-                                            CTALayoutAttr cta,
-                                            ArrayRef<unsigned> instrShape) {
-  StringRef name = "#ttg.nvidia_mma";
-  if (versionMajor != 2 && versionMajor != 3)
-    return emitError() << name
-                       << " supports versionMajor 2 (mma.sync) and 3 (wgmma), "
-                          "but versionMajor is "
-                       << versionMajor;
-  size_t rank = warpsPerCTA.size();
-  if (failed(verifyPowersOfTwo(emitError, name, "warpsPerCTA", warpsPerCTA)))
-    return failure();
-  if (versionMajor == 2) {
-    if (rank != 2 && rank != 3)
-      return emitError() << name
-                         << " version 2 needs warpsPerCTA of rank 2 (or 3 with "
-                            "a batch dimension), but it is "
-                         << arrayToString(warpsPerCTA);
-    SmallVector<unsigned> expected = {16, 8};
-    if (rank == 3)
-      expected.insert(expected.begin(), 1);
-    if (instrShape != ArrayRef<unsigned>(expected))
-      return emitError() << name << " version 2 of rank " << rank
-                         << " needs instrShape " << arrayToString(expected)
-                         << ", but it is " << arrayToString(instrShape);
-  } else {
-    if (rank != 2)
-      return emitError() << name
-                         << " version 3 needs warpsPerCTA of rank 2, but it "
-                            "is "
-                         << arrayToString(warpsPerCTA);
-    bool ok = instrShape.size() == 3 && instrShape[0] == 16 &&
-              instrShape[1] % 8 == 0 && instrShape[1] >= 8 &&
-              instrShape[1] <= 256 &&
-              llvm::is_contained({8u, 16u, 32u}, instrShape[2]);
-    if (!ok)
-      return emitError() << name
-                         << " version 3 needs instrShape [16, N, K] with N a "
-                            "multiple of 8 in [8, 256] and K 8, 16 or 32, but "
-                            "it is "
-                         << arrayToString(instrShape);
-  }
-  return verifyCTARank(emitError, name, cta, rank);
-}
-
-Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
-  LayoutBody body(parser, "#ttg.nvidia_mma");
-  unsigned versionMajor, versionMinor;
-  SmallVector<unsigned> warpsPerCTA, instrShape;
-  CTALayoutAttr cta;
-  if (body.parse() || body.getUnsigned("versionMajor", versionMajor) ||
-      body.getUnsigned("versionMinor", versionMinor) ||
-      body.getArray("warpsPerCTA", warpsPerCTA) ||
-      body.getCTALayout(warpsPerCTA.size(), cta) ||
-      body.getArray("instrShape", instrShape) || body.finish())
-    return {};
-  return getChecked(body.emitErrorFn(), parser.getContext(), versionMajor,
-                    versionMinor, warpsPerCTA, cta, instrShape);
-}
-
-void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
-  printer << "<{versionMajor = " << getVersionMajor()
-          << ", versionMinor = " << getVersionMinor() << ", ";
-  printArray(printer, "warpsPerCTA", getWarpsPerCTA());
-  printCTALayout(printer, getCTALayout(), getRank());
-  printer << ", ";
-  printArray(printer, "instrShape", getInstrShape());
-  printer << "}>";
-}
-
-unsigned NvidiaMmaEncodingAttr::getRank() const {
-  return getWarpsPerCTA().size();
-}
-
-LogicalResult
-NvidiaMmaEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
-                                      EmitErrorFn emitError) const {
   return verifyTensorRank(emitError, *this, getRank(), shape);
 }
 
@@ -807,7 +491,6 @@ void SharedMemorySpaceAttr::print(AsmPrinter &) const {}
   }
 
 TTG_CTA_LAYOUT_FORWARDERS(BlockedEncodingAttr)
-TTG_CTA_LAYOUT_FORWARDERS(NvidiaMmaEncodingAttr)
 TTG_CTA_LAYOUT_FORWARDERS(SwizzledSharedEncodingAttr)
 TTG_CTA_LAYOUT_FORWARDERS(NVMMASharedEncodingAttr)
 #undef TTG_CTA_LAYOUT_FORWARDERS

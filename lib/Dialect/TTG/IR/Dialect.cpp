@@ -28,7 +28,7 @@ struct TTGOpAsmInterface : public OpAsmDialectInterface {
       os << "blocked";
       return AliasResult::FinalAlias;
     }
-    if (isa<NvidiaMmaEncodingAttr>(attr)) {
+    if (isa<TensorCoreEncodingTrait>(attr)) {
       os << "mma";
       return AliasResult::FinalAlias;
     }
@@ -155,9 +155,9 @@ private:
       return checkWarpsAndCTAs(op, layout, blocked.getWarpsPerCTA(),
                                blocked.getCTALayout());
     }
-    if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(layout))
-      return checkWarpsAndCTAs(op, layout, mma.getWarpsPerCTA(),
-                               mma.getCTALayout());
+    if (auto tensorCore = dyn_cast<TensorCoreEncodingTrait>(layout))
+      return checkWarpsAndCTAs(op, layout, tensorCore.getWarpsPerCTA(),
+                               getCTALayoutOf(layout));
     return success();
   }
 

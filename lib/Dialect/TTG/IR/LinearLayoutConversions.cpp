@@ -5,15 +5,8 @@
 // it hold copies, registers repeat to cover a larger shape).
 // slice(dim, parent): the parent's layout for the shape with a size-1 `dim`
 // inserted, with that dim dropped; registers that become copies are removed.
-// nvidia_mma version 2 (mma.sync m16n8k*): each warp holds 16x8 accumulator
-// tiles; lane l has rows l/4 and l/4 + 8, columns 2*(l%4) and 2*(l%4) + 1
-// (registers: column +1, then row +8). Warps tile n first, then m.
-// dot_op of an mma v2 parent, with kWidth = k elements contiguous along K per
-// register group: A (16 x 8k per warp): registers walk k along K, then row +8,
-// then K + 4k; lanes: K + k, K + 2k, rows +1, +2, +4; warps along m only (warps
-// along n hold copies). B (8k x 8): registers K +1..k, then K + 4k; lanes: K + k,
-// K + 2k, n +1, +2, +4; warps along n only. These are the fragments of PTX's
-// mma.sync.m16n8k{8k} (e.g. k = 2 for f16/bf16, 4 for 8-bit types).
+// A vendor's tensor-core layouts (TensorCoreEncodingTrait) and dot_op layouts
+// of them: the vendor's own conversion (third_party/<vendor>).
 // Shared layouts map an element offset in shared memory to coordinates:
 // swizzled_shared XORs the vector index of a row's elements with
 // (row / perPhase) % maxPhase; nvmma_shared splits the contiguous dim into
@@ -59,9 +52,8 @@ static LinearLayout removeZeroRegisterBases(const LinearLayout &layout) {
   return LinearLayout(bases, outs);
 }
 
-/// A layout built from explicit bases over dim0/dim1, fitted to `shape`.
-static LinearLayout fitted2D(std::vector<LinearLayout::InDimBases> bases, int32_t rows,
-                             int32_t cols, ArrayRef<int64_t> shape) {
+LinearLayout mlir::tessera::fitTile2D(std::vector<LinearLayout::InDimBases> bases,
+                                      int32_t rows, int32_t cols, ArrayRef<int64_t> shape) {
   std::vector<std::string> outs = outDimNames(2);
   LinearLayout cta(std::move(bases), {{outs[0], rows}, {outs[1], cols}});
   SmallVector<int32_t> shape32(shape.begin(), shape.end());
@@ -69,64 +61,16 @@ static LinearLayout fitted2D(std::vector<LinearLayout::InDimBases> bases, int32_
          LinearLayout::zeros1D(1, "block", outs[0]);
 }
 
-/// Warp bases of an mma v2 layout: n first (log2 wn bits), then m.
-static std::vector<LinearLayout::BasisVec> mmaWarpBases(ttg::NvidiaMmaEncodingAttr mma,
-                                                        bool alongM, bool alongN,
-                                                        int32_t tileM, int32_t tileN) {
-  std::vector<LinearLayout::BasisVec> warps;
-  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
-  for (unsigned i = 1; i < wn; i *= 2)
-    warps.push_back({0, alongN ? tileN * int32_t(i) : 0});
-  for (unsigned i = 1; i < wm; i *= 2)
-    warps.push_back({alongM ? tileM * int32_t(i) : 0, 0});
-  return warps;
-}
-
-static bool isMmaV2(Attribute a) {
-  auto mma = dyn_cast<ttg::NvidiaMmaEncodingAttr>(a);
-  return mma && mma.getVersionMajor() == 2 && mma.getWarpsPerCTA().size() == 2;
-}
-
 static bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
 static std::optional<LinearLayout> layoutFor(ArrayRef<int64_t> shape,
                                              Attribute encoding) {
-  if (isMmaV2(encoding) && shape.size() == 2) {
-    auto mma = cast<ttg::NvidiaMmaEncodingAttr>(encoding);
-    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
-    if (!isPow2(wm) || !isPow2(wn))
-      return std::nullopt;
-    return fitted2D({{"register", {{0, 1}, {8, 0}}},
-                     {"lane", {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
-                     {"warp", mmaWarpBases(mma, true, true, 16, 8)}},
-                    16 * wm, 8 * wn, shape);
-  }
-  if (auto dot = dyn_cast<ttg::DotOperandEncodingAttr>(encoding);
-      dot && isMmaV2(dot.getParent()) && shape.size() == 2) {
-    auto mma = cast<ttg::NvidiaMmaEncodingAttr>(dot.getParent());
-    int32_t k = dot.getKWidth();
-    unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
-    if (!isPow2(k) || !isPow2(wm) || !isPow2(wn))
-      return std::nullopt;
-    std::vector<LinearLayout::BasisVec> regs;
-    if (dot.getOpIdx() == 0) {
-      for (int32_t i = 1; i < k; i *= 2)
-        regs.push_back({0, i});
-      regs.push_back({8, 0});
-      regs.push_back({0, 4 * k});
-      return fitted2D({{"register", regs},
-                       {"lane", {{0, k}, {0, 2 * k}, {1, 0}, {2, 0}, {4, 0}}},
-                       {"warp", mmaWarpBases(mma, true, false, 16, 8)}},
-                      16 * wm, 8 * k, shape);
-    }
-    for (int32_t i = 1; i < k; i *= 2)
-      regs.push_back({i, 0});
-    regs.push_back({4 * k, 0});
-    return fitted2D({{"register", regs},
-                     {"lane", {{k, 0}, {2 * k, 0}, {0, 1}, {0, 2}, {0, 4}}},
-                     {"warp", mmaWarpBases(mma, false, true, 16, 8)}},
-                    8 * k, 8 * wn, shape);
-  }
+  // A vendor's tensor-core layouts, and dot operands of them, say their own.
+  if (auto tensorCore = dyn_cast<ttg::TensorCoreEncodingTrait>(encoding))
+    return tensorCore.toLinearLayout(shape);
+  if (auto dot = dyn_cast<ttg::DotOperandEncodingAttr>(encoding))
+    if (auto tensorCore = dyn_cast<ttg::TensorCoreEncodingTrait>(Attribute(dot.getParent())))
+      return tensorCore.toDotOperandLinearLayout(shape, dot.getOpIdx(), dot.getKWidth());
   size_t rank = shape.size();
   std::vector<std::string> outs = outDimNames(rank);
   SmallVector<int32_t> shape32(shape.begin(), shape.end());

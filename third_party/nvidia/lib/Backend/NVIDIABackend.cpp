@@ -1,5 +1,7 @@
 //===- NVIDIABackend.cpp - targets "cuda:<compute capability>" ----------------===//
 //
+// Dialects: ttng, nvvm (with its LLVM IR translation), and the ttg layouts
+// of NVIDIA's tensor cores (#ttg.nvidia_mma).
 // Artifacts: "ptx" (LLVM's NVPTX target in-process, libdevice linked when the
 // module calls it). The cubin is made from the PTX by ptxas in the Python
 // glue (python/tessera/backends/nvidia), or by the driver's JIT.
@@ -14,6 +16,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
+#include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
 #include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
 #include "tessera/NVIDIA/TTGToLLVM/TargetInfo.h"
 #include "tessera/NVIDIA/Target/PTX.h"
@@ -40,6 +43,7 @@ public:
   void registerDialects(mlir::DialectRegistry &registry) const override {
     registry.insert<mlir::tessera::ttng::TTNGDialect, mlir::NVVM::NVVMDialect>();
     mlir::registerNVVMDialectTranslation(registry);
+    tessera::nvidia::registerLayouts(registry); // #ttg.nvidia_mma
   }
 
   std::unique_ptr<mlir::tessera::TargetInfoBase>

@@ -19,6 +19,8 @@
 
 #include "tessera/NVIDIA/TTGToLLVM/TargetInfo.h"
 
+#include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
+
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"

@@ -11,6 +11,11 @@
 #include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/TensorEncoding.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Tools/LinearLayout.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
 
 #include "tessera/Dialect/TTG/IR/TTGDialect.h.inc"
 

@@ -36,6 +36,12 @@ bool supportsLinearLayout(RankedTensorType type);
 std::optional<::tessera::LinearLayout> toSharedLinearLayout(ArrayRef<int64_t> shape,
                                                             Attribute encoding);
 
+/// A CTA tile given by explicit bases over dim0 (rows x cols), repeated or
+/// cut to cover `shape`, with a trivial block dim: for layouts defined by
+/// their bases (a vendor's tensor-core fragments).
+::tessera::LinearLayout fitTile2D(std::vector<::tessera::LinearLayout::InDimBases> bases,
+                                  int32_t rows, int32_t cols, ArrayRef<int64_t> shape);
+
 } // namespace mlir::tessera
 
 #endif // TESSERA_DIALECT_TTG_IR_LINEARLAYOUTCONVERSIONS_H

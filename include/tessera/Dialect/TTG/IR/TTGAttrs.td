@@ -11,15 +11,7 @@
 #ifndef TESSERA_DIALECT_TTG_IR_TTGATTRS_TD
 #define TESSERA_DIALECT_TTG_IR_TTGATTRS_TD
 
-include "mlir/IR/AttrTypeBase.td"
-include "mlir/IR/TensorEncoding.td"
-include "tessera/Dialect/TTG/IR/TTGDialect.td"
-include "tessera/Dialect/TTG/IR/TTGInterfaces.td"
-
-class TTG_Attr<string name, string mnemonicName, list<Trait> traits = []>
-    : AttrDef<TTG_Dialect, name, traits> {
-  let mnemonic = mnemonicName;
-}
+include "tessera/Dialect/TTG/IR/TTGAttrBase.td"
 
 def TTG_CTALayoutAttr : TTG_Attr<"CTALayout", "cta_layout"> {
   let summary = "how a tile is split over the CTAs of a cluster";
@@ -104,10 +96,10 @@ def TTG_DotOperandEncodingAttr : TTG_Attr<"DotOperandEncoding", "dot_op", [
   let summary = "the layout of an operand of a dot with result layout `parent`";
   let description = [{
     Operand `opIdx` (0 for A, 1 for B) of a dot whose result has layout
-    `parent`. For an `#ttg.nvidia_mma` parent, `kWidth` is the number of
-    consecutive K elements each thread holds (required, non-zero); for a
-    `#ttg.blocked` parent (an FMA dot) it is left out. Hopper's wgmma reads
-    only operand A from registers, so a version 3 parent needs `opIdx = 0`.
+    `parent`. For a `#ttg.blocked` parent (an FMA dot) `kWidth` is left out.
+    For a vendor's tensor-core parent (TensorCoreEncodingTrait), `kWidth` is
+    the number of consecutive K elements each thread holds, and the parent
+    checks the operand (third_party/<vendor> documents its rules).
 
     ```mlir
     tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
@@ -118,35 +110,6 @@ def TTG_DotOperandEncodingAttr : TTG_Attr<"DotOperandEncoding", "dot_op", [
                         "unsigned":$kWidth);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
-}
-
-def TTG_NvidiaMmaEncodingAttr : TTG_Attr<"NvidiaMmaEncoding", "nvidia_mma", [
-    DeclareAttrInterfaceMethods<TTG_LayoutEncodingTrait>,
-    DeclareAttrInterfaceMethods<TTG_DistributedEncodingTrait>,
-    DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
-  let summary = "the accumulator layout of NVIDIA tensor-core instructions";
-  let description = [{
-    Version 2 is `mma.sync` (Ampere), `instrShape = [16, 8]` (with a leading
-    1 for a rank-3 batched tile). Version 3 is Hopper's warpgroup `wgmma`,
-    `instrShape = [16, N, K]` with N a multiple of 8 up to 256 and K = 256 /
-    the operands' bit width; its tiles have rank 2. `warpsPerCTA` has the
-    tensor's rank and holds powers of two.
-
-    ```mlir
-    #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
-    ```
-  }];
-  let parameters = (ins "unsigned":$versionMajor,
-                        "unsigned":$versionMinor,
-                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
-                        "CTALayoutAttr":$CTALayout,
-                        ArrayRefParameter<"unsigned">:$instrShape);
-  let hasCustomAssemblyFormat = 1;
-  let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    bool isAmpere() const { return getVersionMajor() == 2; }
-    bool isHopper() const { return getVersionMajor() == 3; }
-  }];
 }
 
 def TTG_SwizzledSharedEncodingAttr : TTG_Attr<"SwizzledSharedEncoding", "swizzled_shared", [

@@ -34,12 +34,45 @@ def TTG_DistributedEncodingTrait : AttrInterface<"DistributedEncodingTrait"> {
   let description = [{
     A layout of a tensor held in registers: each element belongs to some
     registers of some threads. Implemented by `#ttg.blocked`, `#ttg.slice`,
-    `#ttg.dot_op` and `#ttg.nvidia_mma`. The conversion to a LinearLayout
-    lives in lib/Dialect/TTG/IR/LinearLayoutConversions.cpp.
+    `#ttg.dot_op` and the tensor-core layouts vendors add
+    (TensorCoreEncodingTrait). The conversion to a LinearLayout lives in
+    lib/Dialect/TTG/IR/LinearLayoutConversions.cpp.
   }];
   let methods = [
     InterfaceMethod<"The rank of the tensors this layout applies to.",
                     "unsigned", "getRank">,
+  ];
+}
+
+def TTG_TensorCoreEncodingTrait : AttrInterface<"TensorCoreEncodingTrait"> {
+  let cppNamespace = "::mlir::tessera::ttg";
+  let description = [{
+    The accumulator layout of a vendor's tensor-core instructions. Such
+    layouts are defined by the vendor (third_party/<vendor>) and added to the
+    ttg dialect when its backend registers its dialects
+    (TTGDialect::addVendorAttributes); the core knows them only through this
+    interface: they are the parents of the `#ttg.dot_op` layouts of a dot's
+    operands, and they say how they and those operand layouts map registers,
+    lanes and warps to elements.
+  }];
+  let methods = [
+    InterfaceMethod<"Warps per CTA along each dimension.",
+                    "::llvm::ArrayRef<unsigned>", "getWarpsPerCTA", (ins),
+                    [{ return $_attr.getWarpsPerCTA(); }]>,
+    InterfaceMethod<[{Checks a `#ttg.dot_op` of this parent: operand `opIdx`
+                      (0: A, 1: B) with `kWidth` K elements per thread.}],
+                    "::mlir::LogicalResult", "verifyDotOperand",
+                    (ins "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError,
+                         "unsigned":$opIdx, "unsigned":$kWidth)>,
+    InterfaceMethod<[{The layout of a tensor of `shape` as a LinearLayout
+                      (std::nullopt where it has none yet).}],
+                    "std::optional<::tessera::LinearLayout>", "toLinearLayout",
+                    (ins "::llvm::ArrayRef<int64_t>":$shape)>,
+    InterfaceMethod<[{The LinearLayout of operand `opIdx` of `shape` in a
+                      `#ttg.dot_op` of this parent with `kWidth`.}],
+                    "std::optional<::tessera::LinearLayout>", "toDotOperandLinearLayout",
+                    (ins "::llvm::ArrayRef<int64_t>":$shape, "unsigned":$opIdx,
+                         "unsigned":$kWidth)>,
   ];
 }
 

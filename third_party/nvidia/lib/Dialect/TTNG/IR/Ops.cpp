@@ -1,6 +1,7 @@
 //===- Ops.cpp - ttng operations: verifiers and memory effects ------------===//
 
 #include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
+#include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"

@@ -1,0 +1,210 @@
+//===- NVIDIALayouts.cpp - #ttg.nvidia_mma -------------------------------------===//
+//
+// nvidia_mma version 2 (mma.sync m16n8k*): each warp holds 16x8 accumulator
+// tiles; lane l has rows l/4 and l/4 + 8, columns 2*(l%4) and 2*(l%4) + 1
+// (registers: column +1, then row +8). Warps tile n first, then m.
+// dot_op of an mma v2 parent, with kWidth = k elements contiguous along K per
+// register group: A (16 x 8k per warp): registers walk k along K, then row +8,
+// then K + 4k; lanes: K + k, K + 2k, rows +1, +2, +4; warps along m only (warps
+// along n hold copies). B (8k x 8): registers K +1..k, then K + 4k; lanes: K + k,
+// K + 2k, n +1, +2, +4; warps along n only. These are the fragments of PTX's
+// mma.sync.m16n8k{8k} (e.g. k = 2 for f16/bf16, 4 for 8-bit types).
+// Version 3 (wgmma) parses, prints and verifies; it has no LinearLayout yet.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "tessera/Dialect/TTG/IR/LayoutSyntax.h"
+#include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
+
+using namespace mlir;
+using namespace mlir::tessera;
+using namespace mlir::tessera::ttg;
+using namespace mlir::tessera::ttg::syntax;
+using ::tessera::LinearLayout;
+
+// The generated dialect-level parser and printer go unused: the ttg dialect
+// dispatches to these layouts through addVendorAttributes.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunused-function"
+#define GET_ATTRDEF_CLASSES
+#include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.cpp.inc"
+#pragma clang diagnostic pop
+
+namespace {
+
+/// Warp bases of an mma v2 layout: n first (log2 wn bits), then m.
+std::vector<LinearLayout::BasisVec> mmaWarpBases(NvidiaMmaEncodingAttr mma,
+                                                        bool alongM, bool alongN,
+                                                        int32_t tileM, int32_t tileN) {
+  std::vector<LinearLayout::BasisVec> warps;
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  for (unsigned i = 1; i < wn; i *= 2)
+    warps.push_back({0, alongN ? tileN * int32_t(i) : 0});
+  for (unsigned i = 1; i < wm; i *= 2)
+    warps.push_back({alongM ? tileM * int32_t(i) : 0, 0});
+  return warps;
+}
+
+bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+} // namespace
+
+void ::tessera::nvidia::registerLayouts(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *, TTGDialect *dialect) {
+    dialect->addVendorAttributes<NvidiaMmaEncodingAttr>();
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Syntax and verification
+//===----------------------------------------------------------------------===//
+
+LogicalResult NvidiaMmaEncodingAttr::verify(EmitErrorFn emitError,
+                                            unsigned versionMajor,
+                                            unsigned versionMinor,
+                                            ArrayRef<unsigned> warpsPerCTA,
+                                            CTALayoutAttr cta,
+                                            ArrayRef<unsigned> instrShape) {
+  StringRef name = "#ttg.nvidia_mma";
+  if (versionMajor != 2 && versionMajor != 3)
+    return emitError() << name
+                       << " supports versionMajor 2 (mma.sync) and 3 (wgmma), "
+                          "but versionMajor is "
+                       << versionMajor;
+  size_t rank = warpsPerCTA.size();
+  if (failed(verifyPowersOfTwo(emitError, name, "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  if (versionMajor == 2) {
+    if (rank != 2 && rank != 3)
+      return emitError() << name
+                         << " version 2 needs warpsPerCTA of rank 2 (or 3 with "
+                            "a batch dimension), but it is "
+                         << arrayToString(warpsPerCTA);
+    SmallVector<unsigned> expected = {16, 8};
+    if (rank == 3)
+      expected.insert(expected.begin(), 1);
+    if (instrShape != ArrayRef<unsigned>(expected))
+      return emitError() << name << " version 2 of rank " << rank
+                         << " needs instrShape " << arrayToString(expected)
+                         << ", but it is " << arrayToString(instrShape);
+  } else {
+    if (rank != 2)
+      return emitError() << name
+                         << " version 3 needs warpsPerCTA of rank 2, but it "
+                            "is "
+                         << arrayToString(warpsPerCTA);
+    bool ok = instrShape.size() == 3 && instrShape[0] == 16 &&
+              instrShape[1] % 8 == 0 && instrShape[1] >= 8 &&
+              instrShape[1] <= 256 &&
+              llvm::is_contained({8u, 16u, 32u}, instrShape[2]);
+    if (!ok)
+      return emitError() << name
+                         << " version 3 needs instrShape [16, N, K] with N a "
+                            "multiple of 8 in [8, 256] and K 8, 16 or 32, but "
+                            "it is "
+                         << arrayToString(instrShape);
+  }
+  return verifyCTARank(emitError, name, cta, rank);
+}
+
+Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.nvidia_mma");
+  unsigned versionMajor, versionMinor;
+  SmallVector<unsigned> warpsPerCTA, instrShape;
+  CTALayoutAttr cta;
+  if (body.parse() || body.getUnsigned("versionMajor", versionMajor) ||
+      body.getUnsigned("versionMinor", versionMinor) ||
+      body.getArray("warpsPerCTA", warpsPerCTA) ||
+      body.getCTALayout(warpsPerCTA.size(), cta) ||
+      body.getArray("instrShape", instrShape) || body.finish())
+    return {};
+  return getChecked(body.emitErrorFn(), parser.getContext(), versionMajor,
+                    versionMinor, warpsPerCTA, cta, instrShape);
+}
+
+void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{versionMajor = " << getVersionMajor()
+          << ", versionMinor = " << getVersionMinor() << ", ";
+  printArray(printer, "warpsPerCTA", getWarpsPerCTA());
+  printCTALayout(printer, getCTALayout(), getRank());
+  printer << ", ";
+  printArray(printer, "instrShape", getInstrShape());
+  printer << "}>";
+}
+
+unsigned NvidiaMmaEncodingAttr::getRank() const {
+  return getWarpsPerCTA().size();
+}
+
+LogicalResult
+NvidiaMmaEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                      EmitErrorFn emitError) const {
+  return verifyTensorRank(emitError, *this, getRank(), shape);
+}
+
+SmallVector<unsigned> NvidiaMmaEncodingAttr::getCTAsPerCGA() const {
+  return SmallVector<unsigned>(getCTALayout().getCTAsPerCGA());
+}
+SmallVector<unsigned> NvidiaMmaEncodingAttr::getCTASplitNum() const {
+  return SmallVector<unsigned>(getCTALayout().getCTASplitNum());
+}
+SmallVector<unsigned> NvidiaMmaEncodingAttr::getCTAOrder() const {
+  return SmallVector<unsigned>(getCTALayout().getCTAOrder());
+}
+
+LogicalResult NvidiaMmaEncodingAttr::verifyDotOperand(function_ref<InFlightDiagnostic()> emitError,
+                                                      unsigned opIdx, unsigned kWidth) const {
+  if (isHopper() && opIdx != 0)
+    return emitError() << "#ttg.dot_op with a #ttg.nvidia_mma version 3 parent must be "
+                          "operand A (opIdx = 0): wgmma reads B from shared memory";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LinearLayouts
+//===----------------------------------------------------------------------===//
+
+std::optional<LinearLayout> NvidiaMmaEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (!isAmpere() || getWarpsPerCTA().size() != 2 || shape.size() != 2)
+    return std::nullopt;
+  unsigned wm = getWarpsPerCTA()[0], wn = getWarpsPerCTA()[1];
+  if (!isPow2(wm) || !isPow2(wn))
+    return std::nullopt;
+  return fitTile2D({{"register", {{0, 1}, {8, 0}}},
+                    {"lane", {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
+                    {"warp", mmaWarpBases(*this, true, true, 16, 8)}},
+                   16 * wm, 8 * wn, shape);
+}
+
+std::optional<LinearLayout>
+NvidiaMmaEncodingAttr::toDotOperandLinearLayout(ArrayRef<int64_t> shape, unsigned opIdx,
+                                                unsigned kWidth) const {
+  if (!isAmpere() || getWarpsPerCTA().size() != 2 || shape.size() != 2)
+    return std::nullopt;
+  int32_t k = kWidth;
+  unsigned wm = getWarpsPerCTA()[0], wn = getWarpsPerCTA()[1];
+  if (!isPow2(k) || !isPow2(wm) || !isPow2(wn))
+    return std::nullopt;
+  std::vector<LinearLayout::BasisVec> regs;
+  if (opIdx == 0) {
+    for (int32_t i = 1; i < k; i *= 2)
+      regs.push_back({0, i});
+    regs.push_back({8, 0});
+    regs.push_back({0, 4 * k});
+    return fitTile2D({{"register", regs},
+                      {"lane", {{0, k}, {0, 2 * k}, {1, 0}, {2, 0}, {4, 0}}},
+                      {"warp", mmaWarpBases(*this, true, false, 16, 8)}},
+                     16 * wm, 8 * k, shape);
+  }
+  for (int32_t i = 1; i < k; i *= 2)
+    regs.push_back({i, 0});
+  regs.push_back({4 * k, 0});
+  return fitTile2D({{"register", regs},
+                    {"lane", {{k, 0}, {2 * k, 0}, {0, 1}, {0, 2}, {0, 4}}},
+                    {"warp", mmaWarpBases(*this, false, true, 16, 8)}},
+                   8 * k, 8 * wn, shape);
+}
