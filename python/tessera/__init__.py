@@ -1,15 +1,23 @@
-"""Tessera: a GPU kernel compiler with a triton.language-compatible kernel language."""
+"""Tessera: a GPU kernel compiler with a triton.language-compatible kernel language.
+
+Subpackages import one another in one direction only (see tessera.backends for the layers):
+language and interpreter at the bottom, then backends (the vendor glue, reached through its
+registry), the runtime's kernel objects and disk cache, the compiler, and the launch path.
+"""
 
 from . import language  # noqa: F401
 from ._core import (  # noqa: F401
     CompilerUnavailableError, Diagnostic, MLIRError, ParseResult, llvm_version, parse_mlir, verify_mlir,
 )
+from .backends import DeviceError, OutOfResources  # noqa: F401
+from .backends.nvidia import CudaError  # noqa: F401
+from .compiler.compiler import compile as _compile
 from .compiler.errors import CompilationError  # noqa: F401
+from .runtime import launch as _launch  # noqa: F401  (installs the compile-on-launch path)
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
 from .runtime.allocator import set_allocator  # noqa: F401
 from .runtime.jit import JITFunction, interpret_mode, jit  # noqa: F401
 from . import testing  # noqa: F401
-from .backends.nvidia import CudaError, OutOfResources  # noqa: F401
 
 __version__ = "0.1.0"
 
@@ -27,15 +35,16 @@ def next_power_of_2(n):
     return 1 << (n - 1).bit_length()
 
 
-def compile(fn, signature=None, constexprs=None, target="cuda:90", num_warps=4, num_stages=3, **options):
-    """Compile a @jit kernel ahead of time, without a GPU: see tessera.compiler.compile."""
-    from .compiler.compiler import compile as _compile
+def compile(fn, signature=None, constexprs=None, target=None, num_warps=4, num_stages=3, **options):
+    """Compile a @jit kernel ahead of time, without a GPU: see tessera.compiler.compiler.compile
+    (target: "<backend>:<arch>", by default the first registered backend's default target)."""
     return _compile(fn, signature=signature, constexprs=constexprs, target=target, num_warps=num_warps,
                     num_stages=num_stages, **options)
 
 
 __all__ = [
-    "__version__", "Autotuner", "CompilationError", "Config", "CudaError", "Heuristics", "OutOfResources", "set_allocator", "autotune", "heuristics", "testing", "CompilerUnavailableError", "Diagnostic", "JITFunction", "MLIRError",
-    "ParseResult", "cdiv", "compile", "interpret_mode", "jit", "language", "llvm_version", "next_power_of_2",
-    "parse_mlir", "verify_mlir",
+    "__version__", "Autotuner", "CompilationError", "Config", "CudaError", "DeviceError", "Heuristics",
+    "OutOfResources", "set_allocator", "autotune", "heuristics", "testing", "CompilerUnavailableError",
+    "Diagnostic", "JITFunction", "MLIRError", "ParseResult", "cdiv", "compile", "interpret_mode", "jit",
+    "language", "llvm_version", "next_power_of_2", "parse_mlir", "verify_mlir",
 ]

@@ -1,6 +1,8 @@
-"""Benchmarking and testing helpers: do_bench (CUDA events, L2 flushed between runs)."""
+"""Benchmarking and testing helpers: do_bench (the launch backend's timing events, L2 flushed between runs)."""
 
 import math
+
+from . import backends
 
 _L2_FLUSH_BYTES = 256 * 1024 * 1024  # larger than any current GPU's L2 (H200: 60 MiB)
 
@@ -34,29 +36,32 @@ def summarize(times, quantiles=None, return_mode="median"):
 
 
 def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_mode="median"):
-    """Time `fn` on the current CUDA stream in milliseconds.
+    """Time `fn` on the current stream of the launch backend (tessera.backends.launch_backend) in
+    milliseconds.
 
-    Runs `fn` for about `warmup` ms, then times about `rep` ms of runs one by one with CUDA events,
-    writing a 256 MiB buffer before each run so that no run finds its data in L2. Returns the
-    median (or `return_mode`), or the given `quantiles` of the run times.
+    Runs `fn` for about `warmup` ms, then times about `rep` ms of runs one by one with the backend's
+    timing events, writing a 256 MiB buffer before each run so that no run finds its data in L2.
+    Returns the median (or `return_mode`), or the given `quantiles` of the run times.
     """
-    import torch
+    backend = backends.launch_backend()
+    if backend is None:
+        raise RuntimeError("do_bench: no registered backend launches kernels")
     fn()
-    torch.cuda.synchronize()
-    flush = torch.empty(_L2_FLUSH_BYTES, dtype=torch.int8, device="cuda")
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
+    backend.synchronize()
+    flush = backend.device_buffer(_L2_FLUSH_BYTES)
+    start = backend.timing_event()
+    end = backend.timing_event()
     start.record()
     for _ in range(5):
         flush.zero_()
         fn()
     end.record()
-    torch.cuda.synchronize()
+    backend.synchronize()
     estimate = max(start.elapsed_time(end) / 5, 1e-3)
     n_warmup = max(1, int(warmup / estimate))
     n_rep = max(1, int(rep / estimate))
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(n_rep)]
-    ends = [torch.cuda.Event(enable_timing=True) for _ in range(n_rep)]
+    starts = [backend.timing_event() for _ in range(n_rep)]
+    ends = [backend.timing_event() for _ in range(n_rep)]
     for _ in range(n_warmup):
         fn()
     for i in range(n_rep):
@@ -67,7 +72,7 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
         starts[i].record()
         fn()
         ends[i].record()
-    torch.cuda.synchronize()
+    backend.synchronize()
     times = [s.elapsed_time(e) for s, e in zip(starts, ends)]
     return summarize(times, quantiles, return_mode)
 

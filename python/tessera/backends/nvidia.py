@@ -1,5 +1,7 @@
-"""The NVIDIA backend: TTIR -> TTGIR -> LLVM -> PTX -> cubin, and launching through the CUDA driver."""
+"""The NVIDIA backend: TTIR -> TTGIR -> LLVM IR -> PTX -> cubin, loaded and launched through the CUDA driver."""
 
+import contextlib
+import functools
 import os
 import re
 import shutil
@@ -7,17 +9,15 @@ import subprocess
 import tempfile
 
 from .. import _core
-from ..language import core
+from . import base
+from .base import OutOfResources  # noqa: F401  (re-exported: tessera.backends.nvidia.OutOfResources)
+from .specialization import Divisibility, EqualsOne, Specialization
 
 TARGET_PREFIX = "cuda"
+WARP_SIZE = 32
 
 
-class OutOfResources(RuntimeError):
-    """A kernel needs more of a per-block resource than the GPU has (shared memory, registers).
-    The autotuner skips configurations that raise it."""
-
-
-class CudaError(RuntimeError):
+class CudaError(base.DeviceError):
     """A CUDA driver failure; `name` is the CUDA error name (e.g. CUDA_ERROR_ILLEGAL_ADDRESS)."""
 
     def __init__(self, status, what=""):
@@ -56,6 +56,11 @@ def ptxas_version(path):
     return m.group(1) if m else "unknown"
 
 
+@functools.lru_cache(maxsize=None)
+def _ptxas_key(path):
+    return "none" if path is None else f"{ptxas_version(path)}@{path}"
+
+
 def assemble(ptx, cc, name="kernel", maxnreg=None):
     """cubin bytes from PTX with ptxas, or None when ptxas is not installed (the driver JITs the PTX).
     `maxnreg` caps the registers per thread."""
@@ -80,7 +85,7 @@ def assemble(ptx, cc, name="kernel", maxnreg=None):
             return f.read()
 
 
-# ------------------------------------------------------------------ stages
+# ------------------------------------------------------------------ the native stages
 
 def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc):
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
@@ -90,59 +95,43 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc):
 LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "
                  "convert-scf-to-cf, convert-ttg-to-llvm, canonicalize, cse)")
 
+# The stage each native stage starts from.
+_PREVIOUS = {"ttgir": "ttir", "llir": "ttgir", "ptx": "llir"}
 
-def _raise_kernel_error(diagnostics):
-    """A lowering pattern that rejects a `tt` op the kernel produced (fp8 on an old GPU, inline asm
-    whose constraints do not fit, ...) explains why in an op error: that is the user's to fix, so
-    it becomes a CompilationError at the kernel line. Anything else stays an internal error."""
-    import linecache
-    from ..compiler.errors import CompilationError
-    for d in diagnostics:
-        if (d.severity == "error" and d.message.startswith("'tt.") and "failed to legalize" not in d.message
-                and d.file and d.file.endswith(".py") and d.line):
-            src = linecache.getline(d.file, d.line) or None
-            raise CompilationError(d.message, d.file, d.line, max(d.column - 1, 0), src)
+# What failed, by tessera._C.compile's failed_stage.
+_FAILED = {"parse": "reading the input of", "ttgir": "lowering to TTGIR", "llvm": "lowering to LLVM",
+           "llir": "translating to LLVM IR", "backend": "generating PTX for"}
 
 
-def _stage(res, what, name):
+def _native_compile(src, start, name, arch, options):
+    """Every native call of the NVIDIA stages, in one place: one tessera._C.compile from `src`,
+    the artifact of stage `start` ("ttir" or "ttgir"), through PTX. Returns (asm, metadata):
+    asm holds the stages after `start` ("ttgir", "llir", "ptx"), metadata what the launcher
+    needs ("shared", "global_scratch_size", "global_scratch_align")."""
+    if start not in ("ttir", "ttgir"):
+        raise RuntimeError(f"{name}: the cuda backend makes PTX from its LLVM dialect module, not from LLVM IR "
+                           f"text, so a replaced 'llir' stage cannot change what follows (replace 'ttgir' or "
+                           f"'ptx' instead)")
+    stages, keep = [], ["llir", "ptx"]
+    if start == "ttir":
+        stages.append(("ttgir", ttgir_pipeline(options.num_warps, WARP_SIZE, options.num_ctas, arch)))
+        keep.insert(0, "ttgir")
+    stages.append(("llvm", LLVM_PIPELINE))
+    res = _core._native().compile(src, f"{TARGET_PREFIX}:{arch}", stages, keep,
+                                  {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"},
+                                  f"{name}.{start}")
     if not res.ok:
-        _raise_kernel_error(res.diagnostics)
         diags = "\n".join(str(d) for d in res.diagnostics)
-        raise RuntimeError(f"internal error while {what} '{name}' (a Tessera bug):\n{diags}")
-    return res
+        what = _FAILED.get(res.failed_stage, f"running stage {res.failed_stage!r} of")
+        raise base.StageError(f"internal error while {what} '{name}' (a Tessera bug):\n{diags}", res.diagnostics)
+    md = res.metadata
+    meta = {"shared": md.get("ttg.shared", 0),
+            "global_scratch_size": md.get("ttg.global_scratch_memory_size", 0),
+            "global_scratch_align": md.get("ttg.global_scratch_memory_alignment", 1)}
+    return dict(res.artifacts), meta
 
 
-def compile_stages(ttir, name, cc, num_warps, num_stages, threads_per_warp=32, num_ctas=1, maxnreg=None,
-                   enable_fp_fusion=True):
-    """All stages after TTIR: returns (asm dict, metadata dict)."""
-    native = _core._native()
-    asm = {}
-    res = _stage(native.run_passes(ttir, ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc),
-                                   f"{name}.ttir"), "lowering to TTGIR", name)
-    asm["ttgir"] = res.module
-    res = _stage(native.run_passes(asm["ttgir"], LLVM_PIPELINE, f"{name}.ttgir"), "lowering to LLVM", name)
-    llvm_mlir = res.module
-    m = re.search(r"ttg\.shared = (\d+) : i32", llvm_mlir)
-    shared = int(m.group(1)) if m else 0
-    m = re.search(r"ttg\.global_scratch_memory_size = (\d+) : i32", llvm_mlir)
-    scratch = int(m.group(1)) if m else 0
-    m = re.search(r"ttg\.global_scratch_memory_alignment = (\d+) : i32", llvm_mlir)
-    scratch_align = int(m.group(1)) if m else 1
-    res = _stage(native.translate_to_llvmir(llvm_mlir, f"{name}.llvm.mlir"), "translating to LLVM IR", name)
-    asm["llir"] = res.output
-    res = _stage(native.compile_ptx(asm["llir"], cc, enable_fp_fusion=bool(enable_fp_fusion)),
-                 "generating PTX for", name)
-    asm["ptx"] = res.output
-    cubin = assemble(asm["ptx"], cc, name, maxnreg=maxnreg)
-    if cubin is not None:
-        asm["cubin"] = cubin
-    meta = {"name": name, "shared": shared, "global_scratch_size": scratch,
-            "global_scratch_align": scratch_align, "num_warps": num_warps, "num_stages": num_stages,
-            "threads_per_warp": threads_per_warp, "cc": cc}
-    return asm, meta
-
-
-# ------------------------------------------------------------------ launching
+# ------------------------------------------------------------------ loading
 
 _ATTR_MAX_SHARED_OPTIN = 97  # CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
 
@@ -181,5 +170,152 @@ def device_capability(device):
     return cc
 
 
-__all__ = ["CudaError", "OutOfResources", "find_ptxas", "assemble", "compile_stages", "LoadedKernel",
-           "device_capability", "core"]
+# ------------------------------------------------------------------ the backend
+
+_DL_CUDA, _DL_CUDA_MANAGED = 2, 13  # DLPack device types
+
+
+class NvidiaBackend(base.Backend):
+    """CUDA targets ("cuda:90"): compiled in process to PTX, assembled by ptxas where installed."""
+
+    name = TARGET_PREFIX
+    default_arch = 90
+    specialization = Specialization("cuda", [Divisibility((16,)), EqualsOne()])
+
+    def parse_arch(self, arch):
+        if not arch.isdigit() or int(arch) < 70:
+            raise ValueError(f"unsupported CUDA architecture {arch!r} (expected e.g. 80, 90)")
+        return int(arch)
+
+    # --------------------------------------------------------- compiling
+    def stages(self, options):
+        """ttgir, llir and ptx come from one native compilation (_native_compile), run by the
+        first of them; the later ones return its artifacts, or compile again when a replaced
+        stage before them changed their input (a changed ttgir is compiled from; a changed llir
+        is an error: PTX is made from the LLVM dialect module). cubin runs ptxas (left out
+        without ptxas: the driver JITs the PTX)."""
+        done = {}
+
+        def native(stage):
+            start = _PREVIOUS[stage]
+
+            def run(src, metadata):
+                asm = done.get("asm")
+                if asm is None or asm.get(start) is not src:
+                    asm, meta = _native_compile(src, start, metadata["name"], metadata["arch"], options)
+                    asm[start] = src
+                    done["asm"] = asm
+                    metadata.update(meta, threads_per_warp=WARP_SIZE, cc=metadata["arch"])
+                return asm[stage]
+            run.__name__ = f"make_{stage}"
+            run.__qualname__ = f"NvidiaBackend.stages.<locals>.make_{stage}"
+            return run
+        return {"ttgir": native("ttgir"), "llir": native("llir"), "ptx": native("ptx"),
+                "cubin": functools.partial(self.make_cubin, options=options)}
+
+    def make_cubin(self, ptx, metadata, options):
+        return assemble(ptx, metadata["arch"], metadata["name"], maxnreg=options.maxnreg)
+
+    def toolchain_key(self):
+        return {"ptxas": _ptxas_key(find_ptxas())}
+
+    # --------------------------------------------------------- launching
+    def is_available(self):
+        if _core._C is None:
+            return False
+        ok, _ = _core._C.cuda.available()
+        return ok and _core._C.cuda.device_count() > 0
+
+    def unavailable_reason(self):
+        if _core._C is None:
+            return "the native core is not built"
+        ok, status = _core._C.cuda.available()
+        return status.message if not ok else "no CUDA device"
+
+    def current_device(self):
+        torch = base.torch_module()
+        if torch is not None and torch.cuda.is_available():
+            return torch.cuda.current_device()
+        return 0
+
+    def current_target(self, device):
+        return self.target(device_capability(device))
+
+    def load(self, kernel, device):
+        loaded = LoadedKernel(kernel.asm, kernel.metadata, device)
+        kernel.metadata.update(num_registers=loaded.info.num_registers, num_spills=loaded.info.num_spills)
+        return loaded
+
+    def launch_entry(self, kernel, loaded, num_params, globals_):
+        return self.make_launch_entry(kernel, num_params, globals_, function=loaded.function,
+                                      context=loaded.info.context, block=loaded.block,
+                                      shared=kernel.metadata["shared"])
+
+    def launch_error(self, code, name, message, kernel_name):
+        if name == "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES":
+            raise OutOfResources(f"launching {kernel_name}: {name}: {message} (too many registers for the "
+                                 f"block: fewer warps or maxnreg=)")
+        raise CudaError.from_fields(code, name, message, f"launching {kernel_name}")
+
+    # --------------------------------------------------------- arguments and devices
+    def torch_launch_hooks(self, torch):
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        if raw is None:
+            def raw(device):
+                return torch.cuda.current_stream(device).cuda_stream
+        return raw, torch.cuda.current_device
+
+    def dlpack_device(self, device_type, device_id):
+        if device_type in (_DL_CUDA, _DL_CUDA_MANAGED):
+            return int(device_id)
+        return super().dlpack_device(device_type, device_id)
+
+    def array_interface(self, value, name):
+        cai = getattr(value, "__cuda_array_interface__", None)
+        if cai is None:
+            return None
+        ptr = int(cai["data"][0])
+        dev = _core._native().cuda.pointer_device(ptr) if ptr else -1
+        if ptr and dev < 0:
+            raise ValueError(f"{name}: its __cuda_array_interface__ pointer {ptr:#x} is not CUDA device memory")
+        return cai, (max(dev, 0) if ptr else 0)
+
+    def current_stream(self, device):
+        torch = base.torch_module()
+        return torch.cuda.current_stream(device).cuda_stream if torch is not None else 0
+
+    def synchronize(self, device=None):
+        import torch
+        torch.cuda.synchronize(device)
+
+    def timing_event(self):
+        import torch
+        return torch.cuda.Event(enable_timing=True)
+
+    def device_buffer(self, nbytes):
+        import torch
+        return torch.empty(nbytes, dtype=torch.int8, device="cuda")
+
+    def device_context(self, device):
+        torch = base.torch_module()
+        if device is not None and torch is not None and torch.cuda.is_available():
+            return torch.cuda.device(device)
+        return contextlib.nullcontext()
+
+    def default_allocator(self, size, alignment, stream):
+        """A uint8 tensor from PyTorch's caching allocator on the current device, allocated on the
+        launch's stream, so that the allocator does not hand the block to other streams while the
+        kernel may still use it."""
+        import torch
+        device = torch.cuda.current_device()
+        with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=device)):
+            # PyTorch's allocations are aligned to at least 256 bytes.
+            if alignment > 256:
+                t = torch.empty(size + alignment, dtype=torch.uint8, device=device)
+                skip = (-t.data_ptr()) % alignment
+                return t[skip:skip + size]
+            return torch.empty(size, dtype=torch.uint8, device=device)
+
+
+__all__ = ["CudaError", "OutOfResources", "NvidiaBackend", "LoadedKernel", "assemble", "device_capability",
+           "find_ptxas", "ptxas_version"]

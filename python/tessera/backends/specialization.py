@@ -1,12 +1,13 @@
-"""What each backend specializes a kernel's run-time arguments on.
+"""Specialization properties: what a backend specializes a kernel's run-time arguments on.
 
-A backend declares a list of properties. Each property looks at a pointer or
+Each backend declares its list of properties as the `specialization` attribute of its Backend
+class (e.g. backends/nvidia.py). Each property looks at a pointer or
 integer argument at launch, contributes to the specialization key, and turns
 its part of the key into `tt.*` argument attributes of the TTIR. The key is
 computed by the C++ launch fast path (tessera._C.Launcher) for the properties
 it knows natively (divisibility, equal-to-one, pointer range); any other
-property runs its `compute` in Python, so a new property is added here, in one
-class, and needs nothing else.
+property runs its `compute` in Python, so a new property is one Property subclass in the
+backend's declaration and needs nothing else.
 
 Key leaves are integers laid out as tessera._C.LEAF_LAYOUT describes.
 """
@@ -131,18 +132,3 @@ class Specialization:
 
     def __repr__(self):
         return f"Specialization({self.backend}, {[p.name for p in self.properties]})"
-
-
-# Each backend's declaration: the one place to add a property.
-NVIDIA = Specialization("cuda", [Divisibility((16,)), EqualsOne()])
-AMD = Specialization("hip", [Divisibility((16,)), EqualsOne(), PointerRange(32)])
-
-_BY_BACKEND = {"cuda": NVIDIA, "hip": AMD}
-
-
-def for_backend(backend):
-    try:
-        return _BY_BACKEND[backend]
-    except KeyError:
-        raise ValueError(f"no specialization declared for backend {backend!r} "
-                         f"(known: {', '.join(_BY_BACKEND)})") from None

@@ -1,29 +1,26 @@
-"""Compilation driver: a @jit function + signature -> TTIR (later TTGIR, LLIR, PTX …)."""
+"""Compilation driver: a @jit function + signature -> TTIR, then the target backend's stages.
 
+Backends are reached through the registry (tessera.backends.for_target): nothing here knows a
+vendor. The disk cache (tessera.runtime.cache) and the kernel objects (tessera.runtime.jit) sit
+below this module; the launch path (tessera.runtime.launch) above it.
+"""
+
+import linecache
 import os
 import tempfile
 
-from .. import _core
+from .. import _core, backends
 from ..language import core
+from ..runtime import cache
+from ..runtime.jit import JITFunction
 from .code_generator import ModuleGenerator
-
-def _nvidia():
-    from ..backends import nvidia
-    return nvidia
+from .errors import CompilationError
 
 
-# Backends that take a kernel past TTIR, by target prefix.
-BACKENDS = {"cuda": _nvidia}
-
-
-def gpu_backend_available(backend="cuda"):
-    """True when kernels can be compiled for and launched on `backend` on this machine."""
-    if backend not in BACKENDS:
-        return False
-    if backend == "cuda":
-        ok, _ = _core._native().cuda.available()
-        return ok and _core._native().cuda.device_count() > 0
-    return False
+def gpu_backend_available(backend=None):
+    """True when kernels can be launched on the backend registered as `backend` (a target prefix;
+    None: the launch backend) on this machine."""
+    return backends.available(backend)
 
 
 TTIR_PIPELINE = "builtin.module(tt-rewrite-tensor-pointer, inline, canonicalize, cse, loop-invariant-code-motion, symbol-dce)"
@@ -42,18 +39,9 @@ class CompiledKernel:
 
 
 def parse_target(target):
-    if not isinstance(target, str) or ":" not in target:
-        raise ValueError(f"target must look like 'cuda:90' or 'hip:gfx942', got {target!r}")
-    backend, arch = target.split(":", 1)
-    if backend == "cuda":
-        if not arch.isdigit() or int(arch) < 70:
-            raise ValueError(f"unsupported CUDA architecture {arch!r} (expected e.g. 80, 90)")
-        return backend, int(arch)
-    if backend == "hip":
-        if not arch.startswith("gfx"):
-            raise ValueError(f"unsupported AMD architecture {arch!r} (expected e.g. gfx942)")
-        return backend, arch
-    raise ValueError(f"unknown backend {backend!r} in target {target!r} (expected cuda or hip)")
+    """(backend name, parsed arch) of a target string "<backend>:<arch>"."""
+    backend, arch = backends.for_target(target)
+    return backend.name, arch
 
 
 def _parse_sig_entry(name, spec):
@@ -96,19 +84,25 @@ def _front_end_bug(jit_fn, text, res):
                        f"verify (this is a Tessera bug; the text is in {path}):\n{diags}")
 
 
-def compile(fn, signature=None, constexprs=None, target="cuda:90", num_warps=4, num_stages=3, **options):
+def compile(fn, signature=None, constexprs=None, target=None, num_warps=4, num_stages=3, stages="all",
+            **options):
     """Compile `fn` (a @tessera.jit function) without launching it.
 
     signature: {param: type} for run-time parameters, types as strings ('*fp32', 'i32', '*fp16:16' for a
     pointer known divisible by 16) or tl dtypes; constexprs: {param: value} for tl.constexpr parameters
-    (defaults apply). Returns a CompiledKernel whose asm holds the stages built so far ('ttir').
+    (defaults apply). target: "<backend>:<arch>" (default: backends.default_target()); the other keyword
+    arguments are the backend's Options. stages: "all", or "ttir" for TTIR only. Returns a CompiledKernel
+    whose asm holds TTIR and the artifact of each backend stage.
     """
-    from ..runtime.jit import JITFunction
     if not isinstance(fn, JITFunction):
         raise TypeError(f"tessera.compile expects a @tessera.jit function, got {fn!r}")
-    backend, arch = parse_target(target)
-    if not isinstance(num_warps, int) or num_warps < 1 or num_warps & (num_warps - 1):
-        raise ValueError(f"num_warps must be a power of two, got {num_warps!r}")
+    if target is None:
+        target = backends.default_target()
+    backend, arch = backends.for_target(target)
+    opts = backend.parse_options({"num_warps": num_warps, "num_stages": num_stages, **options},
+                                 "tessera.compile")
+    if stages not in ("all", "ttir"):
+        raise ValueError(f"tessera.compile: stages must be 'all' or 'ttir', got {stages!r}")
     signature = dict(signature or {})
     constexprs = dict(constexprs or {})
     for k in list(constexprs):
@@ -141,38 +135,63 @@ def compile(fn, signature=None, constexprs=None, target="cuda:90", num_warps=4, 
             arg_types[pname] = None
             continue
         arg_types[pname], arg_attrs[pname] = _parse_sig_entry(pname, spec)
-    key = ("compile", target, num_warps, num_stages, tuple(sorted((k, str(v)) for k, v in arg_types.items())),
+    key = ("compile", target, backend, opts.key(), stages,
+           tuple(sorted((k, str(v)) for k, v in arg_types.items())),
            tuple(sorted((k, type(v).__name__, repr(v)) for k, v in consts.items())),
-           tuple(sorted((k, repr(v)) for k, v in arg_attrs.items())),
-           tuple(sorted((k, repr(v)) for k, v in options.items())))
+           tuple(sorted((k, repr(v)) for k, v in arg_attrs.items())))
     cached = fn.cache.get(key)
     if cached is not None:
         check_globals(fn, cached.metadata["used_globals"])
         return cached
-    full = options.get("stages", "all") == "all" and backend in BACKENDS
-    unknown_opts = set(options) - {"stages", "enable_fp_fusion", "maxnreg"}
-    if unknown_opts:
-        raise TypeError(f"tessera.compile: unknown option(s) {', '.join(sorted(unknown_opts))}")
-    kernel = compile_cached(fn, arg_types, consts, arg_attrs, target,
-                            {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": 1,
-                             "maxnreg": options.get("maxnreg"),
-                             "enable_fp_fusion": bool(options.get("enable_fp_fusion", True))},
-                            backend_stages=full)
+    kernel = compile_cached(fn, arg_types, consts, arg_attrs, target, opts, backend_stages=stages == "all")
     fn.cache[key] = kernel
     return kernel
 
 
+def compile_ttir(ttir, name, target, options):
+    """The target backend's stages after TTIR: (asm, metadata). `options` are the backend's
+    Options (or a dict of them)."""
+    backend, arch = backends.for_target(target)
+    options = backend.parse_options(options)
+    asm, meta = {}, {"name": name, "target": target, "arch": arch}
+    src = ttir
+    for stage, run in backend.stages(options).items():
+        try:
+            out = run(src, meta)
+        except backends.StageError as e:
+            user_error = _kernel_error(e.diagnostics)
+            if user_error is not None:
+                raise user_error from None
+            raise
+        if out is None:  # the stage's tool is missing: no artifact, nothing after it
+            break
+        asm[stage] = src = out
+    return asm, meta
+
+
+def _kernel_error(diagnostics):
+    """A lowering pattern that rejects a `tt` op the kernel produced (fp8 on an old GPU, inline asm
+    whose constraints do not fit, ...) explains why in an op error: that is the user's to fix, so
+    it becomes a CompilationError at the kernel line (returned). Anything else stays an internal
+    error (None)."""
+    for d in diagnostics:
+        if (d.severity == "error" and d.message.startswith("'tt.") and "failed to legalize" not in d.message
+                and d.file and d.file.endswith(".py") and d.line):
+            src = linecache.getline(d.file, d.line) or None
+            return CompilationError(d.message, d.file, d.line, max(d.column - 1, 0), src)
+    return None
+
+
 def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_stages=True):
     """Compile through the disk cache (tessera.runtime.cache): a valid entry is loaded, otherwise
-    the kernel is compiled and stored. Returns a CompiledKernel; metadata["cache"] says "hit",
-    "miss" or "off"."""
-    from ..runtime import cache
-    backend, arch = parse_target(target)
+    the kernel is compiled and stored. `options` are the target backend's Options (or a dict of
+    them). Returns a CompiledKernel; metadata["cache"] says "hit", "miss" or "off"."""
+    backend, arch = backends.for_target(target)
+    options = backend.parse_options(options)
     disk = cache.default()
     key = scopes = None
     if disk is not None:
-        key, scopes = cache.kernel_key(fn, arg_types, consts, arg_attrs, target,
-                                       {**options, "backend_stages": backend_stages})
+        key, scopes = cache.kernel_key(fn, arg_types, consts, arg_attrs, target, options, stages=backend_stages)
         hit = disk.get(key)
         if hit is not None:
             asm, meta = hit
@@ -184,15 +203,10 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
     asm = {"ttir": ttir}
     stage_meta = {}
     if backend_stages:
-        more, stage_meta = BACKENDS[backend]().compile_stages(ttir, fn.__name__, arch, options["num_warps"],
-                                                              options["num_stages"],
-                                                              num_ctas=options.get("num_ctas", 1),
-                                                              maxnreg=options.get("maxnreg"),
-                                                              enable_fp_fusion=options.get("enable_fp_fusion",
-                                                                                           True))
+        more, stage_meta = compile_ttir(ttir, fn.__name__, target, options)
         asm.update(more)
-    meta = {**stage_meta, "name": fn.__name__, "target": target, "backend": backend, "arch": arch,
-            "num_warps": options["num_warps"], "num_stages": options["num_stages"],
+    meta = {**stage_meta, "name": fn.__name__, "target": target, "backend": backend.name, "arch": arch,
+            "num_warps": options.num_warps, "num_stages": options.num_stages,
             "signature": {k: str(v) for k, v in arg_types.items()}}
     if disk is not None:
         names = [[m, f, n, gdict is None] for (m, f, n), (_, gdict, _) in gen.used_globals.items()]
@@ -236,55 +250,3 @@ def check_globals(fn, used_globals):
 
 
 _MISSING = object()
-
-
-def _option(options, name, default, check):
-    v = options.get(name, default)
-    if v is None:
-        return default
-    if not check(v):
-        raise ValueError(f"launch option {name}={v!r} is not valid")
-    return v
-
-
-def _pow2(v):
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 1 and not v & (v - 1)
-
-
-def launch_miss(jit_fn, key, bound, options, device):
-    """The slow path of kernel[grid](*args), run by the C++ launcher on a cache miss: decode the
-    specialization key, compile (or take the compilation from the cache), load the binary on
-    `device`, and return the tessera._C.LaunchEntry that the launcher keeps under `key`."""
-    from ..backends import specialization
-    from ..runtime import specialize
-    if not gpu_backend_available("cuda"):
-        ok, status = _core._native().cuda.available()
-        why = status.message if not ok else "no CUDA device"
-        raise RuntimeError(f"cannot launch {jit_fn.__name__} on a GPU ({why}); run it on CPU tensors with "
-                           f"TESSERA_INTERPRET=1, or compile it with tessera.compile(...)")
-    nvidia = _nvidia()
-    num_warps = _option(options, "num_warps", 4, _pow2)
-    num_stages = _option(options, "num_stages", 3, lambda v: isinstance(v, int) and v >= 1)
-    num_ctas = _option(options, "num_ctas", 1, lambda v: v == 1)
-    maxnreg = _option(options, "maxnreg", None, lambda v: isinstance(v, int) and 16 <= v <= 255)
-    fp_fusion = _option(options, "enable_fp_fusion", True, lambda v: isinstance(v, bool))
-    if options.get("launch_cooperative_grid"):
-        raise ValueError(f"{jit_fn.__name__}: launch_cooperative_grid=True is not supported yet (Tessera has "
-                         f"no grid-wide synchronization)")
-    spec = specialize.decode(jit_fn, key, specialization.NVIDIA, bound)
-    cc = nvidia.device_capability(device)
-    kernel = compile_cached(jit_fn, spec.arg_types, spec.constexprs, spec.attrs, f"cuda:{cc}",
-                            {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas,
-                             "maxnreg": maxnreg, "enable_fp_fusion": fp_fusion})
-    meta = kernel.metadata
-    loaded = nvidia.LoadedKernel(kernel.asm, meta, device)
-    meta.update(num_registers=loaded.info.num_registers, num_spills=loaded.info.num_spills, device=device)
-    kernel.loaded = loaded
-    jit_fn.cache[key] = kernel
-    globals_ = [(gdict, name, value) for (_, _, name), (value, gdict, _) in meta["used_globals"].items()
-                if gdict is not None]
-    return _core._native().LaunchEntry(function=loaded.function, context=loaded.info.context,
-                                       block=loaded.block, shared=meta["shared"], num_params=spec.num_params,
-                                       kernel=kernel, globals=globals_,
-                                       scratch_size=meta.get("global_scratch_size", 0),
-                                       scratch_align=meta.get("global_scratch_align", 1))

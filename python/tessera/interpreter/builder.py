@@ -5,10 +5,10 @@ a scalar language type is normally a 0-d array, but combine functions of reduce/
 arrays of any shape under scalar types, so every elementwise op here works on arbitrary shapes
 (numpy broadcasting) and never relies on the language type's shape.
 
-Semantics chosen where LLVM/PTX leave things undefined (documented choices):
+Semantics chosen where LLVM and the GPU instruction sets leave things undefined (documented choices):
   * integer division or remainder by zero gives 0 (no trap); INT_MIN / -1 wraps to INT_MIN;
   * shl/lshr by >= the bit width give 0, ashr by >= the width fills with the sign bit;
-  * fptosi/fptoui saturate to the target range and map NaN to 0 (like PTX cvt.rzi.sat);
+  * fptosi/fptoui saturate to the target range and map NaN to 0 (like the GPUs' saturating conversions);
   * tl.dot computes float inputs in float32 (fp16/bf16/fp8 are upcast exactly) and fp64 in
     fp64, int8 in int32 (wrapping); input_precision (tf32 etc.) and max_num_imprecise_acc are
     ignored, i.e. the interpreter is at least as precise as 'ieee';

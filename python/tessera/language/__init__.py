@@ -1,6 +1,11 @@
-"""The Tessera kernel language: `import tessera.language as tl` (follows triton.language)."""
+"""The Tessera kernel language: `import tessera.language as tl` (follows triton.language).
 
-from . import extra, math, random, semantic  # noqa: F401
+The bottom layer of tessera: it imports nothing of the compiler, the runtime or the backends.
+Inside it, core (types, tensors) is imported by semantic, builtins and math, and tl.tensor's
+operators are attached by _tensor_methods, which builds on all of them.
+"""
+
+from . import _tensor_methods, extra, math, random, semantic  # noqa: F401
 from .builtins import (  # noqa: F401
     advance, arange, argmax, argmin, associative_scan, atomic_add, atomic_and, atomic_cas, atomic_max,
     atomic_min, atomic_or, atomic_xchg, atomic_xor, broadcast, broadcast_to, cast, cat, cdiv, clamp,

@@ -230,18 +230,16 @@ def cdiv(x, div):
 
 @builtin
 def sigmoid(x):
-    from . import math as M
     x = semantic.to_tensor(x)
-    return semantic.truediv(1.0, semantic.add(1.0, M.exp(semantic.minus(x))))
+    return semantic.truediv(1.0, semantic.add(1.0, semantic.math_unary("exp", semantic.minus(x))))
 
 
 @builtin
 def softmax(x, dim=None, keep_dims=False, ieee_rounding=False):
-    from . import math as M
     x = semantic.to_tensor(x)
     d = 0 if _unwrap(dim) is None else dim
     z = semantic.sub(x, max(x, d, keep_dims=True))
-    num = M.exp(z)
+    num = semantic.math_unary("exp", z)
     den = sum(num, d, keep_dims=True)
     return semantic.fdiv(num, den, ieee_rounding)
 
@@ -314,9 +312,9 @@ def reduce(input, axis, combine_fn, keep_dims=False):
 
 def _as_callable(fn):
     fn = _unwrap(fn)
-    from ..runtime.jit import JITFunction
-    if isinstance(fn, JITFunction):
-        return fn.as_device_callable()
+    device_callable = getattr(fn, "as_device_callable", None)  # a @jit function
+    if device_callable is not None:
+        return device_callable()
     if not callable(fn):
         raise TypeError(f"combine_fn must be a function, got {fn!r}")
     return fn

@@ -414,149 +414,15 @@ class tensor:
     def __hash__(self):
         return id(self)
 
-    # --- arithmetic ---------------------------------------------------
-    def __add__(self, other):
-        from . import semantic
-        return semantic.add(self, other, True)
-
-    def __radd__(self, other):
-        from . import semantic
-        return semantic.add(other, self, True)
-
-    def __sub__(self, other):
-        from . import semantic
-        return semantic.sub(self, other, True)
-
-    def __rsub__(self, other):
-        from . import semantic
-        return semantic.sub(other, self, True)
-
-    def __mul__(self, other):
-        from . import semantic
-        return semantic.mul(self, other, True)
-
-    def __rmul__(self, other):
-        from . import semantic
-        return semantic.mul(other, self, True)
-
-    def __truediv__(self, other):
-        from . import semantic
-        return semantic.truediv(self, other)
-
-    def __rtruediv__(self, other):
-        from . import semantic
-        return semantic.truediv(other, self)
-
-    def __floordiv__(self, other):
-        from . import semantic
-        return semantic.floordiv(self, other)
-
-    def __rfloordiv__(self, other):
-        from . import semantic
-        return semantic.floordiv(other, self)
-
-    def __mod__(self, other):
-        from . import semantic
-        return semantic.mod(self, other)
-
-    def __rmod__(self, other):
-        from . import semantic
-        return semantic.mod(other, self)
-
-    def __neg__(self):
-        from . import semantic
-        return semantic.minus(self)
+    # Operators and the methods that mirror tl functions (x + y, x.to(...), x.sum(), ...) are
+    # defined in _tensor_methods.py: they are written with semantic, builtins and math, which
+    # build on this module, and are attached to this class when tessera.language is imported.
 
     def __pos__(self):
         return self
 
-    def __invert__(self):
-        from . import semantic
-        return semantic.invert(self)
-
-    def __and__(self, other):
-        from . import semantic
-        return semantic.and_(self, other)
-
-    def __rand__(self, other):
-        from . import semantic
-        return semantic.and_(other, self)
-
-    def __or__(self, other):
-        from . import semantic
-        return semantic.or_(self, other)
-
-    def __ror__(self, other):
-        from . import semantic
-        return semantic.or_(other, self)
-
-    def __xor__(self, other):
-        from . import semantic
-        return semantic.xor_(self, other)
-
-    def __rxor__(self, other):
-        from . import semantic
-        return semantic.xor_(other, self)
-
-    def __lshift__(self, other):
-        from . import semantic
-        return semantic.shl(self, other)
-
-    def __rlshift__(self, other):
-        from . import semantic
-        return semantic.shl(other, self)
-
-    def __rshift__(self, other):
-        from . import semantic
-        return semantic.shr(self, other)
-
-    def __rrshift__(self, other):
-        from . import semantic
-        return semantic.shr(other, self)
-
-    def __abs__(self):
-        from . import semantic
-        return semantic.abs(self)
-
     def __pow__(self, other):
         raise TypeError("'**' is not supported on tensors; use tl.math.pow")
-
-    # --- comparisons ----------------------------------------------------
-    def __gt__(self, other):
-        from . import semantic
-        return semantic.compare("gt", self, other)
-
-    def __ge__(self, other):
-        from . import semantic
-        return semantic.compare("ge", self, other)
-
-    def __lt__(self, other):
-        from . import semantic
-        return semantic.compare("lt", self, other)
-
-    def __le__(self, other):
-        from . import semantic
-        return semantic.compare("le", self, other)
-
-    def __eq__(self, other):
-        from . import semantic
-        return semantic.compare("eq", self, other)
-
-    def __ne__(self, other):
-        from . import semantic
-        return semantic.compare("ne", self, other)
-
-    def logical_and(self, other):
-        from . import semantic
-        return semantic.logical_and(self, other)
-
-    def logical_or(self, other):
-        from . import semantic
-        return semantic.logical_or(self, other)
-
-    def __not__(self):
-        from . import semantic
-        return semantic.logical_not(self)
 
     def __bool__(self):
         return current_builder().tensor_to_bool(self)
@@ -570,99 +436,13 @@ class tensor:
     def __float__(self):
         return float(current_builder().tensor_to_python(self))
 
-    # --- indexing and methods ---------------------------------------------
-    def __getitem__(self, slices):
-        from . import semantic
-        return semantic.getitem(self, slices)
-
     def __iter__(self):
         raise TypeError("a tensor cannot be iterated; use tl.split or indexing with None")
-
-    def to(self, dtype, fp_downcast_rounding=None, bitcast=False):
-        from . import semantic
-        dtype = _unwrap(dtype)
-        if _unwrap(bitcast):
-            return semantic.bitcast(self, dtype)
-        return semantic.cast(self, dtype, _unwrap(fp_downcast_rounding))
-
-    @property
-    def T(self):
-        from . import semantic
-        return semantic.permute(self, None)
 
     def __len__(self):
         if not self.shape:
             raise TypeError("len() of a scalar tensor")
         return self.shape[0]
-
-    # methods that mirror tl functions
-    def reshape(self, *shape, can_reorder=False):
-        from . import builtins as B
-        return B.reshape(self, *shape, can_reorder=can_reorder)
-
-    def view(self, *shape):
-        from . import builtins as B
-        return B.view(self, *shape)
-
-    def broadcast_to(self, *shape):
-        from . import builtins as B
-        return B.broadcast_to(self, *shape)
-
-    def expand_dims(self, axis):
-        from . import builtins as B
-        return B.expand_dims(self, axis)
-
-    def trans(self, *dims):
-        from . import builtins as B
-        return B.trans(self, *dims)
-
-    def permute(self, *dims):
-        from . import builtins as B
-        return B.permute(self, *dims)
-
-    def split(self):
-        from . import builtins as B
-        return B.split(self)
-
-    def sum(self, axis=None, keep_dims=False):
-        from . import builtins as B
-        return B.sum(self, axis, keep_dims)
-
-    def max(self, axis=None, keep_dims=False):
-        from . import builtins as B
-        return B.max(self, axis, keep_dims=keep_dims)
-
-    def min(self, axis=None, keep_dims=False):
-        from . import builtins as B
-        return B.min(self, axis, keep_dims=keep_dims)
-
-    def argmax(self, axis, keep_dims=False):
-        from . import builtins as B
-        return B.argmax(self, axis, keep_dims=keep_dims)
-
-    def argmin(self, axis, keep_dims=False):
-        from . import builtins as B
-        return B.argmin(self, axis, keep_dims=keep_dims)
-
-    def cumsum(self, axis=0, reverse=False):
-        from . import builtins as B
-        return B.cumsum(self, axis, reverse)
-
-    def exp(self):
-        from . import math as M
-        return M.exp(self)
-
-    def log(self):
-        from . import math as M
-        return M.log(self)
-
-    def sqrt(self):
-        from . import math as M
-        return M.sqrt(self)
-
-    def abs(self):
-        from . import math as M
-        return M.abs(self)
 
 
 class block_ptr_tensor(tensor):

@@ -1,6 +1,7 @@
 """Counter-based random numbers (Philox 4x32-10), deterministic per seed and offset."""
 
 from . import core, semantic
+from . import math as M
 from .builtins import builtin
 from .core import _unwrap
 
@@ -89,7 +90,6 @@ def rand4x(seed, offsets, n_rounds=N_ROUNDS_DEFAULT):
 
 
 def _pair_uniform_to_normal(u1, u2):
-    from . import math as M
     u1 = semantic.maximum(1.0e-7, u1)
     th = semantic.mul(6.283185307179586, u2)
     r = M.sqrt(semantic.mul(-2.0, M.log(u1)))

@@ -7,34 +7,27 @@ torch tensor, a CuPy array, ...) or an int address, aligned to `alignment`. The 
 until the launch has been queued; the memory must stay valid for work queued later on `stream`
 (a stream-ordered allocator such as PyTorch's caching allocator does this).
 
-The allocator is called with the kernel's device current (torch.cuda.device); the default one
-takes a uint8 tensor from PyTorch's caching allocator on that device and stream.
+The allocator is called with the kernel's device current (the launch backend's device_context);
+the default one is the launch backend's (Backend.default_allocator: for GPUs, a uint8 tensor from
+PyTorch's caching allocator on that device and stream).
 """
 
-import sys
+import contextlib
 import threading
 
+from .. import backends
+
 _state = threading.local()
-_default_allocator = None
 
 
-def _torch_allocator(size, alignment, stream):
-    import torch
-    device = torch.cuda.current_device()
-    # Allocated on the launch's stream, so the caching allocator does not hand the block to
-    # other streams while the kernel may still use it.
-    with torch.cuda.stream(torch.cuda.ExternalStream(stream, device=device)):
-        # PyTorch's allocations are aligned to at least 256 bytes.
-        if alignment > 256:
-            t = torch.empty(size + alignment, dtype=torch.uint8, device=device)
-            skip = (-t.data_ptr()) % alignment
-            return t[skip:skip + size]
-        return torch.empty(size, dtype=torch.uint8, device=device)
+def _default_allocator(size, alignment, stream, backend=None):
+    backend = backend or backends.launch_backend() or backends.Backend()
+    return backend.default_allocator(size, alignment, stream)
 
 
 def set_allocator(allocator):
-    """Use `allocator(size, alignment, stream)` for global scratch in this thread (None: the default,
-    PyTorch)."""
+    """Use `allocator(size, alignment, stream)` for global scratch in this thread (None: the
+    default, the launch backend's)."""
     if allocator is not None and not callable(allocator):
         raise TypeError(f"set_allocator expects a callable (size, alignment, stream) -> buffer, got "
                         f"{allocator!r}")
@@ -43,18 +36,19 @@ def set_allocator(allocator):
 
 def get_allocator():
     a = getattr(_state, "allocator", None)
-    return a if a is not None else _torch_allocator
+    return a if a is not None else _default_allocator
 
 
-def allocate(size, alignment, stream, device=None):
+def allocate(size, alignment, stream, device=None, backend=None):
     """Called by the launcher: (keep-alive object, address) of `size` bytes of scratch for a launch
-    on `device`."""
-    torch = sys.modules.get("torch")
-    if device is not None and torch is not None and torch.cuda.is_available():
-        with torch.cuda.device(device):
-            buf = get_allocator()(size, alignment, stream)
-    else:
-        buf = get_allocator()(size, alignment, stream)
+    on `device` of `backend` (default: the launch backend)."""
+    backend = backend or backends.launch_backend() or backends.Backend()
+    user = getattr(_state, "allocator", None)
+    with backend.device_context(device) if device is not None else contextlib.nullcontext():
+        if user is not None:
+            buf = user(size, alignment, stream)
+        else:
+            buf = _default_allocator(size, alignment, stream, backend)
     ptr = buf.data_ptr() if hasattr(buf, "data_ptr") else buf
     if not isinstance(ptr, int) or isinstance(ptr, bool):
         raise TypeError(f"the global scratch allocator returned {buf!r}: expected an object with data_ptr() "

@@ -20,17 +20,22 @@ import logging
 import math
 import time
 
+from .. import backends, testing
 from ..compiler.errors import CompilationError
+from . import cache
 
 log = logging.getLogger("tessera.autotune")
 
 
 class Config:
-    """One candidate: meta-parameters (constexpr kwargs) and launch options."""
+    """One candidate: meta-parameters (constexpr kwargs) and launch options (checked as
+    tessera.backends.Options)."""
 
     def __init__(self, kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None):
         if not isinstance(kwargs, dict):
             raise TypeError(f"Config kwargs must be a dict, got {type(kwargs).__name__}")
+        backends.Options.parse({"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas,
+                                "maxnreg": maxnreg}, "tessera.Config")  # None: the launch default
         self.kwargs = dict(kwargs)
         self.num_warps = num_warps
         self.num_stages = num_stages
@@ -122,8 +127,8 @@ class Autotuner(_Wrapper):
     def do_bench(self):
         if self._do_bench is not None:
             return self._do_bench
-        from ..testing import do_bench
-        return lambda fn, quantiles=None: do_bench(fn, warmup=self.warmup_ms, rep=self.rep_ms, quantiles=quantiles)
+        return lambda fn, quantiles=None: testing.do_bench(fn, warmup=self.warmup_ms, rep=self.rep_ms,
+                                                           quantiles=quantiles)
 
     def _key(self, named):
         key = [named[k] for k in self.keys if k in named]
@@ -148,25 +153,16 @@ class Autotuner(_Wrapper):
         return configs
 
     def _disk_name(self, key):
-        from . import cache
         deps, _ = cache.dependencies(_jit_of(self.fn))
-        from ..compiler.compiler import gpu_backend_available
         gpu = "none"
-        if gpu_backend_available("cuda"):
-            from ..backends import nvidia
-            device = 0
-            try:
-                import torch
-                device = torch.cuda.current_device()
-            except ImportError:
-                pass
-            gpu = f"cuda:{nvidia.device_capability(device)}"
+        backend = backends.launch_backend()
+        if backend is not None and backend.is_available():
+            gpu = backend.current_target(backend.current_device())
         text = json.dumps({"kernel": deps, "build": cache.build_key(), "configs": [repr(c) for c in self.configs],
                            "key": repr(key), "gpu": gpu}, sort_keys=True)
         return "autotune-" + hashlib.sha256(text.encode()).hexdigest()[:56]
 
     def _load(self, key):
-        from . import cache
         disk = cache.default() if self.cache_results else None
         if disk is None:
             return None
@@ -181,7 +177,6 @@ class Autotuner(_Wrapper):
         return best if repr(best) == hit[1]["best"] else None
 
     def _store(self, key, best, timings):
-        from . import cache
         disk = cache.default() if self.cache_results else None
         if disk is None:
             return
@@ -214,8 +209,7 @@ class Autotuner(_Wrapper):
         try:
             t = self.do_bench(kernel_call, quantiles=(0.5, 0.2, 0.8))
         except Exception as e:  # noqa: BLE001 - only resource and compile failures are skipped
-            from ..backends.nvidia import OutOfResources
-            if not isinstance(e, (OutOfResources, CompilationError)):
+            if not isinstance(e, (backends.OutOfResources, CompilationError)):
                 raise
             self.skipped[config] = f"{type(e).__name__}: {e}"
             log.warning("autotune %s: skipping config {%s}: %s", _jit_of(self.fn).__name__, config,

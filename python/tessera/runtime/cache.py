@@ -3,7 +3,9 @@
 Entries are content-addressed: the key hashes Tessera's build (the build ids of libtessera and
 tessera._C, and the sources of the Python compiler), the kernel's source and the sources of the
 @jit functions it calls, the constexpr globals they read, the specialization (argument types,
-constants, `tt.*` attributes), the compile options, the target and the assembler's version.
+constants, `tt.*` attributes), the compile options, the target, and the backend's part
+(Backend.cache_key: its class, its toolchain's versions, e.g. the assembler's, and the code of
+its stage functions).
 
 Each entry is one file, written to a temporary name in the same directory and renamed into
 place, so readers see either nothing or a whole entry; several processes compiling the same
@@ -25,7 +27,9 @@ import struct
 import tempfile
 import types
 
-from .. import _core
+from .. import _core, backends
+from ..language import core
+from .jit import JITFunction
 
 log = logging.getLogger("tessera.cache")
 
@@ -124,8 +128,6 @@ def dependencies(jit_fn):
     """(hash, scopes) of a kernel's sources and what they read: the source of every @jit function
     reachable from it, and the values of the constexpr globals they name. `scopes` maps
     (module, function name) to that function's globals."""
-    from ..language import core
-    from .jit import JITFunction
     h = hashlib.sha256()
     scopes = {}
     seen = set()
@@ -157,40 +159,31 @@ def dependencies(jit_fn):
 
 
 def tool_versions(backend):
-    """The assembler/linker versions a backend's binaries depend on."""
-    if backend == "cuda":
-        from ..backends import nvidia
-        return {"ptxas": _ptxas_version(nvidia.find_ptxas())}
-    return {}
+    """The versions of outside tools (assembler, linker) the binaries of the backend registered as
+    `backend` depend on."""
+    return backends.get(backend).toolchain_key()
 
 
-@functools.lru_cache(maxsize=None)
-def _ptxas_version(path):
-    if path is None:
-        return "none"
-    from ..backends import nvidia
-    return f"{nvidia.ptxas_version(path)}@{path}"
-
-
-def kernel_key(jit_fn, arg_types, constexprs, attrs, target, options):
-    """The disk cache key (hex) of one compilation, and the scopes of the functions it reads."""
-    from .jit import JITFunction
+def kernel_key(jit_fn, arg_types, constexprs, attrs, target, options, stages=True):
+    """The disk cache key (hex) of one compilation, and the scopes of the functions it reads.
+    `options` are the backend's Options (or a dict of them); `stages` False: TTIR only."""
     deps, scopes = dependencies(jit_fn)
     for v in constexprs.values():  # a @jit function passed as a constexpr is compiled in
         if isinstance(v, JITFunction):
             d, s = dependencies(v)
             deps = hashlib.sha256((deps + d).encode()).hexdigest()
             scopes.update(s)
-    backend = target.split(":", 1)[0]
+    backend, _ = backends.for_target(target)
+    options = backend.parse_options(options)
     parts = {
         "build": build_key(),
         "kernel": deps,
         "types": sorted((k, repr(v)) for k, v in arg_types.items()),
         "constexprs": sorted((k, type(v).__name__, repr(v)) for k, v in constexprs.items()),
         "attrs": sorted((k, repr(v)) for k, v in attrs.items()),
-        "options": sorted((k, repr(v)) for k, v in options.items()),
+        "options": sorted((k, repr(v)) for k, v in options.as_dict().items()),
         "target": target,
-        "tools": tool_versions(backend),
+        "backend": backend.cache_key(options) if stages else "ttir",
     }
     text = json.dumps(parts, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest(), scopes

@@ -1,15 +1,22 @@
-"""@tessera.jit: kernel functions, their launch (`kernel[grid](*args)`), and calls between them."""
+"""@tessera.jit: kernel functions, their launch (`kernel[grid](*args)`), and calls between them.
+
+The launch fast path is C++ (tessera._C.Launcher, the base class of JITFunction); it is configured
+here for the launch backend (tessera.backends.launch_backend: its specialization properties, its
+launch-error hook, how it reads tensors) and again whenever that backend changes. This module
+does not import the compiler, which looks up JITFunction here: the compile-on-miss path comes
+from tessera.runtime.launch through install_slow_path.
+"""
 
 import ast
 import functools
 import inspect
 import os
-import sys
 import textwrap
 import weakref
 
-from .. import _core
+from .. import _core, backends
 from ..language import core
+from . import allocator, specialize
 
 
 def interpret_mode():
@@ -43,6 +50,37 @@ class _PythonLauncher:
 
 _LauncherBase = _core._C.Launcher if _core._C is not None else _PythonLauncher
 _NO_DEFAULT = object()
+
+# The slow path of a launch: "miss" (compile, load, return the LaunchEntry of a key) and
+# "check_globals" (raise when a global a kernel was compiled with has changed), installed by
+# tessera.runtime.launch.
+_slow_path = {}
+
+
+def install_slow_path(miss, check_globals):
+    """Set the functions the launcher calls on a key miss (miss(jit_fn, key, bound, options,
+    device) -> LaunchEntry) and when a kernel's globals may have changed (check_globals(jit_fn,
+    kernel))."""
+    _slow_path.update(miss=miss, check_globals=check_globals)
+
+
+def _slow(name):
+    fn = _slow_path.get(name)
+    if fn is None:
+        raise RuntimeError("tessera.runtime.launch was not imported, so kernels cannot be compiled on launch "
+                           "(import tessera)")
+    return fn
+
+
+_GENERIC_SPEC = backends.Backend.specialization  # for launchers without a launch backend
+
+
+def _no_backend_error(code, name, message, kernel_name):
+    raise backends.DeviceError(f"launching {kernel_name}: {name}: {message}")
+
+
+# Live kernels, reconfigured when the launch backend changes.
+_live = weakref.WeakSet()
 
 
 class JITFunction(_LauncherBase):
@@ -89,48 +127,49 @@ class JITFunction(_LauncherBase):
         self._ast = None
         self.cache = {}            # specialization key -> CompiledKernel (compiled mode)
         self.used_global_vals = {}  # name -> (value, globals dict) captured at compile time
+        self._backend = None
         self._configure()
+        _live.add(self)
 
     def _configure(self):
-        """Hand the parameters and the hooks of the slow path to the C++ launcher."""
-        from ..backends import specialization
-        from . import specialize
+        """Hand the parameters, the launch backend's specialization and the hooks of the slow
+        path to the C++ launcher."""
         me = weakref.ref(self)
+        backend = self._backend = backends.launch_backend()
 
         def describe(value, name):
-            return specialize.describe(value, name, me())
+            return specialize.describe(value, name, me(), backend)
 
         def miss(key, bound, options, device):
-            from ..compiler.compiler import launch_miss
-            return launch_miss(me(), key, bound, options, device)
+            return _slow("miss")(me(), key, bound, options, device)
 
         def check_globals(kernel):
-            from ..compiler.compiler import check_globals
-            check_globals(me(), kernel.metadata["used_globals"])
+            _slow("check_globals")(me(), kernel)
 
         def interpret(grid, args, kwargs, warmup):
             fn = me()
             if warmup:
                 raise RuntimeError(f"{fn.__name__}.warmup() compiles for a GPU; it has nothing to do in the "
                                    f"interpreter (TESSERA_INTERPRET=1)")
-            from ..interpreter import run_kernel
+            from ..interpreter import run_kernel  # numpy-based; loaded on first use
             kwargs = dict(kwargs)
-            opts = {k: kwargs.pop(k) for k in list(kwargs) if k in _LAUNCH_OPTIONS}
+            opts = {k: kwargs.pop(k) for k in list(kwargs) if k in backends.LAUNCH_OPTIONS}
             return run_kernel(fn, grid, args, kwargs, **opts)
 
-        spec = specialization.NVIDIA.config() if _core._C is not None else None
+        spec = None
+        if _core._C is not None:
+            spec = (backend.specialization if backend is not None else _GENERIC_SPEC).config()
+        launch_error = backend.launch_error if backend is not None else _no_backend_error
         self._configure_launcher(
             self.__name__, self.arg_names, [n in self.constexpr_names for n in self.arg_names],
             [self._defaults.get(n, _NO_DEFAULT) for n in self.arg_names], _NO_DEFAULT,
             [n in self.do_not_specialize for n in self.arg_names],
             [n in self.do_not_specialize_on_alignment for n in self.arg_names], spec, core.constexpr,
-            describe, miss, check_globals, _raise_cuda_error, interpret)
+            describe, miss, check_globals, launch_error, interpret)
         if _core._C is not None:
-            from . import allocator
-            self._set_scratch_allocator(allocator.allocate)
+            self._set_scratch_allocator(functools.partial(allocator.allocate, backend=backend))
             self._set_constexpr_key(specialize.constexpr_key)
-            if "torch" in sys.modules:
-                specialize.install_torch(self)
+            specialize.install_torch(self, backend)
 
     def _names(self, items):
         out = []
@@ -237,16 +276,15 @@ class JITFunction(_LauncherBase):
 if _core._C is not None:
     _core._C.install_fast_subscript(JITFunction)
 
-_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "stream", "enable_fp_fusion",
-                   "debug", "launch_cooperative_grid")
+
+def _launch_backend_changed():
+    backend = backends.launch_backend()
+    for fn in list(_live):
+        if fn._backend is not backend:
+            fn._configure()
 
 
-def _raise_cuda_error(code, name, message, kernel_name):
-    from ..backends.nvidia import CudaError, OutOfResources
-    if name == "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES":
-        raise OutOfResources(f"launching {kernel_name}: {name}: {message} (too many registers for the block: "
-                             f"fewer warps or maxnreg=)")
-    raise CudaError.from_fields(code, name, message, f"launching {kernel_name}")
+backends.on_change(_launch_backend_changed)
 
 
 def _is_constexpr_annotation(ann, fn):

@@ -1,15 +1,16 @@
 """Argument specialization: what a kernel is compiled for, decoded from the launcher's key.
 
 The C++ launcher (tessera._C.Launcher) turns launch arguments into a key; this module gives the
-element-type codes it uses, describes the tensor-likes it does not know natively (numpy arrays,
-DLPack and __cuda_array_interface__ producers), and decodes a key into the kernel's argument
-types, constants and `tt.*` attributes.
+element-type codes it uses, describes the tensor-likes it does not read natively (numpy arrays,
+DLPack producers, a backend's array-interface protocol, torch tensors on backends that do not
+read them natively), and decodes a key into the kernel's argument types, constants and `tt.*`
+attributes. Which device a tensor's memory belongs to is the launch backend's answer.
 """
 
 import numbers
 import sys
 
-from .. import _core
+from .. import _core, backends
 from ..language import core
 
 # Element types of pointer arguments, by code (a key leaf's dtype field). Append only.
@@ -41,7 +42,7 @@ def torch_dtype_codes():
     return _TORCH_CODES
 
 
-# numpy / __cuda_array_interface__ typestr kind+size -> dtype
+# array-interface typestr kind+size -> dtype
 _TYPESTR = {("f", 2): core.float16, ("f", 4): core.float32, ("f", 8): core.float64, ("i", 1): core.int8,
             ("i", 2): core.int16, ("i", 4): core.int32, ("i", 8): core.int64, ("u", 1): core.uint8,
             ("u", 2): core.uint16, ("u", 4): core.uint32, ("u", 8): core.uint64, ("b", 1): core.int1}
@@ -50,7 +51,6 @@ _DLPACK = {(0, 8): core.int8, (0, 16): core.int16, (0, 32): core.int32, (0, 64):
            (1, 8): core.uint8, (1, 16): core.uint16, (1, 32): core.uint32, (1, 64): core.uint64,
            (2, 16): core.float16, (2, 32): core.float32, (2, 64): core.float64, (4, 16): core.bfloat16,
            (6, 8): core.int1, (1, 1): core.int1}
-_DL_CUDA, _DL_CUDA_MANAGED = 2, 13
 
 
 def _typestr_code(typestr, name):
@@ -80,19 +80,28 @@ def _storage_bytes(t):
     return st.size() * st.element_size()
 
 
-def describe(value, name, launcher=None):
-    """(address, dtype code, device ordinal or -1 for host memory, bytes spanned) of a tensor-like
-    the launcher does not read natively; a Python int/float/bool for numpy scalars and other
-    numbers; TypeError for anything else. With `launcher`, a torch tensor also switches that
-    launcher to reading torch tensors natively."""
+def _array_interface(ai, name, device):
+    itemsize = int(ai["typestr"][2:])
+    return (int(ai["data"][0]), _typestr_code(ai["typestr"], name), device,
+            _extent_bytes(ai["shape"], ai.get("strides"), itemsize))
+
+
+def describe(value, name, launcher=None, backend=None):
+    """(address, dtype code, device ordinal or -1 for memory kernels cannot use, bytes spanned) of
+    a tensor-like the launcher does not read natively; a Python int/float/bool for numpy scalars
+    and other numbers; TypeError for anything else. `backend` (default: the launcher's, else the
+    launch backend) says which device memory belongs to. With `launcher`, a torch tensor also
+    lets the launcher read torch tensors natively where the backend allows it."""
+    if backend is None:
+        backend = getattr(launcher, "_backend", None) or backends.launch_backend() or backends.Backend()
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(value, torch.Tensor):
         if launcher is not None:
-            install_torch(launcher)
+            install_torch(launcher, backend)
         code = torch_dtype_codes().get(value.dtype)
         if code is None:
             raise TypeError(f"{name}: unsupported tensor element type {value.dtype}")
-        return (value.data_ptr(), code, value.get_device(), _storage_bytes(value))
+        return (value.data_ptr(), code, backend.tensor_device(value), _storage_bytes(value))
     if isinstance(value, (bool, int, float)):
         return value
     np = sys.modules.get("numpy")
@@ -107,43 +116,40 @@ def describe(value, name, launcher=None):
         return int(value)
     elif isinstance(value, numbers.Real):
         return float(value)
-    cai = getattr(value, "__cuda_array_interface__", None)
-    if cai is not None:
-        ptr = int(cai["data"][0])
-        code = _typestr_code(cai["typestr"], name)
-        itemsize = int(cai["typestr"][2:])
-        dev = _core._native().cuda.pointer_device(ptr) if ptr else -1
-        if ptr and dev < 0:
-            raise ValueError(f"{name}: its __cuda_array_interface__ pointer {ptr:#x} is not CUDA device memory")
-        return (ptr, code, max(dev, 0) if ptr else 0, _extent_bytes(cai["shape"], cai.get("strides"), itemsize))
+    found = backend.array_interface(value, name)
+    if found is not None:
+        return _array_interface(found[0], name, found[1])
     if hasattr(value, "__array_interface__") and hasattr(value, "dtype"):
-        ai = value.__array_interface__
-        return (int(ai["data"][0]), _typestr_code(ai["typestr"], name), -1,
-                _extent_bytes(ai["shape"], ai.get("strides"), int(ai["typestr"][2:])))
+        return _array_interface(value.__array_interface__, name, backend.host_device)
     if hasattr(value, "__dlpack__") and hasattr(value, "__dlpack_device__"):
         dev_type, dev_id = value.__dlpack_device__()
-        dev_type = int(dev_type)
         ptr, tcode, bits, lanes, extent = _core._native().dlpack_info(value.__dlpack__())
         ty = _DLPACK.get((tcode, bits))
         if ty is None or lanes != 1:
             raise TypeError(f"{name}: unsupported DLPack element type (code {tcode}, {bits} bits, "
                             f"{lanes} lanes)")
-        device = int(dev_id) if dev_type in (_DL_CUDA, _DL_CUDA_MANAGED) else -1
-        return (ptr, _CODE[ty.name], device, extent)
+        return (ptr, _CODE[ty.name], backend.dlpack_device(int(dev_type), int(dev_id)), extent)
     raise TypeError(f"{name}: unsupported type {type(value).__name__} (expected a tensor, int, float, bool, "
                     f"None, or a tuple of them)")
 
 
-def install_torch(launcher):
-    """Let a launcher read torch tensors natively and ask torch for the current stream/device."""
+class _NoTensor:
+    """A type no argument has: the launcher then hands every tensor to describe()."""
+
+
+def install_torch(launcher, backend):
+    """Let a launcher read torch tensors natively and ask torch for the current stream/device,
+    where `backend` allows it (Backend.torch_launch_hooks); otherwise undo what another backend
+    installed, so that tensors go through describe()."""
     torch = sys.modules.get("torch")
-    if torch is None:
-        return
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is None:
-        def raw(device):
-            return torch.cuda.current_stream(device).cuda_stream
-    launcher._set_torch(torch.Tensor, torch_dtype_codes(), raw, torch.cuda.current_device)
+    hooks = backend.torch_launch_hooks(torch) if torch is not None and backend is not None else None
+    if hooks is not None:
+        launcher._set_torch(torch.Tensor, torch_dtype_codes(), *hooks)
+        launcher._torch_native = True
+    elif getattr(launcher, "_torch_native", False):
+        b = backend or backends.Backend()
+        launcher._set_torch(_NoTensor, {}, b.current_stream, b.current_device)
+        launcher._torch_native = False
 
 
 def constexpr_key(value):
@@ -171,10 +177,6 @@ class Specialized:
     def __repr__(self):
         return (f"Specialized(types={self.arg_types}, constexprs={self.constexprs}, attrs={self.attrs}, "
                 f"options={self.options})")
-
-
-_OPTION_NAMES = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "debug",
-                 "launch_cooperative_grid")
 
 
 def decode(jit_fn, key, spec, bound=None):
@@ -221,16 +223,20 @@ def decode(jit_fn, key, spec, bound=None):
             out.constexprs[name] = 1
         else:
             out.arg_types[name], out.attrs[name] = leaf(entry)
-    out.options = {n: v for n, v in zip(_OPTION_NAMES, key[k:k + len(_OPTION_NAMES)]) if v is not None}
+    out.options = {n: v for n, v in zip(backends.KEY_OPTIONS, key[k:k + len(backends.KEY_OPTIONS)]) if v is not None}
     out.device = key[-1]
     out.num_params = count
     return out
 
 
-def specialize(jit_fn, bound, backend="cuda"):
-    """(arg_types, constexprs, attrs, key) of bound arguments ({name: value}) for `backend`."""
-    from ..backends import specialization
-    spec = specialization.for_backend(backend)
-    key, bound_list = jit_fn._specialize((), dict(bound), spec.config())
-    d = decode(jit_fn, key, spec, bound_list)
+def specialize(jit_fn, bound, backend=None):
+    """(arg_types, constexprs, attrs, key) of bound arguments ({name: value}) for the backend
+    registered as `backend` (a target prefix; None: the launch backend, else the first
+    registered)."""
+    if backend is not None:
+        b = backends.get(backend)
+    else:
+        b = backends.launch_backend() or backends.get(backends.names()[0])
+    key, bound_list = jit_fn._specialize((), dict(bound), b.specialization.config())
+    d = decode(jit_fn, key, b.specialization, bound_list)
     return d.arg_types, d.constexprs, d.attrs, key

@@ -32,9 +32,8 @@ def _conformance_ttir(tmp_path_factory, stages=False):
         if not stages:
             out[self.__name__] = ttir
             return
-        from tessera.backends import nvidia
         try:
-            asm, meta = nvidia.compile_stages(ttir, self.__name__, 90, num_warps, 3)
+            asm, meta = compiler.compile_ttir(ttir, self.__name__, "cuda:90", {"num_warps": num_warps})
             out[self.__name__] = asm
         except RuntimeError as e:
             out[self.__name__] = e

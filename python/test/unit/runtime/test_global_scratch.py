@@ -8,7 +8,8 @@ import torch
 import tessera
 import tessera.language as tl
 from tessera import _core
-from tessera.backends import nvidia, specialization
+from tessera import backends
+from tessera.backends import nvidia
 from tessera.compiler.errors import CompilationError
 from tessera.runtime import allocator
 
@@ -79,7 +80,7 @@ def test_launcher_asks_the_allocator_for_grid_times_size(monkeypatch):
     then fails in the driver, which shows the call came first."""
     monkeypatch.delenv("TESSERA_INTERPRET", raising=False)
     x = torch.zeros(256).as_subclass(OnDevice)
-    key, _ = via_scratch._specialize((x, x, 64), {"BLOCK": 64}, specialization.NVIDIA.config())
+    key, _ = via_scratch._specialize((x, x, 64), {"BLOCK": 64}, backends.launch_backend().specialization.config())
     marker = object()
     via_scratch._launch_cache[key] = _core._native().LaunchEntry(
         function=0, context=0, block=128, shared=0, num_params=3, kernel=marker, globals=[],
@@ -115,7 +116,7 @@ def test_allocator_results_are_checked():
         tessera.set_allocator(None)
     with pytest.raises(TypeError, match="expects a callable"):
         tessera.set_allocator(42)
-    assert allocator.get_allocator() is allocator._torch_allocator
+    assert allocator.get_allocator() is allocator._default_allocator
 
 
 @tessera.jit

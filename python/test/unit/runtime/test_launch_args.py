@@ -141,9 +141,10 @@ def test_interpreter_still_binds_through_the_launcher(monkeypatch):
 
 
 def test_launch_failures_map_to_exceptions():
-    from tessera.runtime import jit
+    from tessera import backends
+    raise_launch_error = backends.get("cuda").launch_error  # the launcher's hook
     with pytest.raises(tessera.OutOfResources, match="launching k: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES.*maxnreg"):
-        jit._raise_cuda_error(701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested", "k")
+        raise_launch_error(701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested", "k")
     with pytest.raises(tessera.CudaError, match="launching k: CUDA_ERROR_ILLEGAL_ADDRESS: boom") as e:
-        jit._raise_cuda_error(700, "CUDA_ERROR_ILLEGAL_ADDRESS", "boom", "k")
+        raise_launch_error(700, "CUDA_ERROR_ILLEGAL_ADDRESS", "boom", "k")
     assert e.value.name == "CUDA_ERROR_ILLEGAL_ADDRESS" and e.value.code == 700

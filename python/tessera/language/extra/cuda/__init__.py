@@ -1,3 +1,3 @@
-"""`tl.extra.cuda.libdevice`, as Triton kernels import it."""
+"""`tl.extra.<vendor>.libdevice`: the module path Triton kernels import libdevice from."""
 
 from ... import math as libdevice  # noqa: F401

@@ -1,0 +1,335 @@
+"""The backend interface: what a vendor provides to compile kernels for its GPUs and launch them there.
+
+A backend is a `Backend` subclass registered with `tessera.backends.register`. It owns, for its
+target prefix (`name`, e.g. "cuda" in "cuda:90"):
+
+  * its compile options (`Options`, a frozen dataclass: the one list, validated on creation);
+  * `parse_arch`, the architecture part of a target;
+  * its stages after TTIR (`stages(options)`: an ordered {name: fn(src, metadata) -> artifact});
+  * its specialization properties (`specialization`, see specialization.py);
+  * `toolchain_key()`, the versions of outside tools its binaries depend on (disk cache key);
+  * loading and launching (`is_available`, `current_device`, `current_target`, `load`,
+    `launch_entry`, `launch_error`) and the device helpers the runtime and tessera.testing use
+    (streams, synchronization, timing events, buffers, the scratch allocator, how tensors and
+    array-interface objects map to devices).
+
+This module imports only the native core; the compiler and the runtime reach backends through
+the registry (tessera.backends), never by name.
+"""
+
+import contextlib
+import dataclasses
+import functools
+import hashlib
+import sys
+import time
+import types
+from typing import Optional
+
+from .. import _core
+from . import specialization as _specialization
+
+
+class DeviceError(RuntimeError):
+    """A failure reported by a GPU driver; each backend raises its own subclass."""
+
+
+class OutOfResources(RuntimeError):
+    """A kernel needs more of a per-block resource than the GPU has (shared memory, registers).
+    The autotuner skips configurations that raise it."""
+
+
+class StageError(RuntimeError):
+    """A compilation stage failed. `diagnostics` are the native core's located diagnostics: the
+    compiler reports those that point at kernel code as a CompilationError at that line."""
+
+    def __init__(self, message, diagnostics=()):
+        super().__init__(message)
+        self.diagnostics = list(diagnostics)
+
+
+# ------------------------------------------------------------------ options
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    """Compile options: the one list, used by tessera.compile, by launch options
+    (`kernel[grid](..., num_warps=8)`), by tessera.Config and by the disk cache key.
+
+    A backend adds its own options in a subclass (a frozen dataclass whose fields have
+    defaults) and checks them in `validate` after calling the base class's. The first fields,
+    in this order, are those the C++ launcher keys on (KEY_OPTIONS); others are compile-only.
+    """
+
+    num_warps: int = 4
+    num_stages: int = 3
+    num_ctas: int = 1
+    maxnreg: Optional[int] = None
+    enable_fp_fusion: bool = True
+    debug: Optional[bool] = None
+    launch_cooperative_grid: bool = False
+
+    def __post_init__(self):
+        self.validate()
+
+    def validate(self):
+        """Raise TypeError (wrong type) or ValueError (wrong value) naming the option and value."""
+        self.check("num_warps", _is_int, "an int")
+        self.check("num_warps", lambda v: v >= 1 and not v & (v - 1), "a power of two", ValueError)
+        self.check("num_stages", _is_int, "an int")
+        self.check("num_stages", lambda v: v >= 1, "at least 1", ValueError)
+        self.check("num_ctas", _is_int, "an int")
+        self.check("num_ctas", lambda v: v == 1, "1 (clusters of CTAs are not supported)", ValueError)
+        self.check("maxnreg", lambda v: v is None or _is_int(v), "an int or None")
+        self.check("maxnreg", lambda v: v is None or 16 <= v <= 255, "in 16..255", ValueError)
+        self.check("enable_fp_fusion", lambda v: isinstance(v, bool), "a bool")
+        self.check("debug", lambda v: v is None or isinstance(v, bool), "a bool or None")
+        self.check("launch_cooperative_grid", lambda v: isinstance(v, bool), "a bool")
+        self.check("launch_cooperative_grid", lambda v: not v,
+                   "False: it is not supported yet (Tessera has no grid-wide synchronization)", ValueError)
+
+    def check(self, name, ok, expected, exc=TypeError):
+        """Raise `exc` naming `name` and its value unless `ok(value)`."""
+        value = getattr(self, name)
+        if not ok(value):
+            raise exc(f"{name}={value!r} is not valid: it must be {expected}")
+
+    @classmethod
+    def names(cls):
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def parse(cls, options, what="options"):
+        """Options from a {name: value} dict: an unknown name is a TypeError, a None value takes
+        the default."""
+        unknown = sorted(set(options) - set(cls.names()))
+        if unknown:
+            raise TypeError(f"{what}: unknown option(s) {', '.join(unknown)} (known: {', '.join(cls.names())})")
+        return cls(**{k: v for k, v in options.items() if v is not None})
+
+    def as_dict(self):
+        return {n: getattr(self, n) for n in self.names()}
+
+    def key(self):
+        """A hashable form for in-memory caches."""
+        return tuple((n, repr(v)) for n, v in self.as_dict().items())
+
+
+# The launch options the C++ launcher accepts, in the order of its key (tessera._C: kOptionNames):
+# the base Options, then `stream`, which is not a compile option.
+KEY_OPTIONS = Options.names()
+LAUNCH_OPTIONS = KEY_OPTIONS + ("stream",)
+
+
+# ------------------------------------------------------------------ helpers
+
+class HostEvent:
+    """A timing event on the host clock: `record()`, then `start.elapsed_time(end)` in ms."""
+
+    def __init__(self):
+        self.t = None
+
+    def record(self, stream=None):
+        self.t = time.perf_counter()
+
+    def elapsed_time(self, end):
+        return (end.t - self.t) * 1e3
+
+
+def _code_digest(code, h):
+    """Hash what a code object does (bytecode, names, constants), not where it lives in memory
+    (marshal's output depends on reference counts, so it is not stable across processes)."""
+    h.update(code.co_code)
+    h.update(repr((code.co_names, code.co_varnames, code.co_freevars)).encode())
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            _code_digest(c, h)
+        elif isinstance(c, frozenset):
+            h.update(repr(sorted(map(repr, c))).encode())
+        else:
+            h.update(repr(c).encode())
+
+
+def _fingerprint(fn):
+    """`module.qualname:hash of the code` of a stage function (partials and bound methods unwrapped)."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    fn = getattr(fn, "__func__", fn)
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        call = getattr(type(fn), "__call__", None)
+        code = getattr(getattr(call, "__func__", call), "__code__", None)
+    name = f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', type(fn).__qualname__)}"
+    if code is None:
+        return name
+    h = hashlib.sha256()
+    _code_digest(code, h)
+    return f"{name}:{h.hexdigest()[:16]}"
+
+
+# ------------------------------------------------------------------ the interface
+
+class Backend:
+    """A vendor backend. Subclass it, set `name`, and override what the target supports:
+
+      compile-only (TTIR and later stages): name, Options, parse_arch, stages, specialization,
+        toolchain_key (and default_arch when tessera.compile should default to this target);
+      launching: is_available, unavailable_reason, current_device, current_target, load,
+        launch_entry, launch_error, and the device helpers below as the backend needs them.
+
+    The defaults describe a backend with no stages after TTIR that cannot launch.
+    """
+
+    name = None              # the target prefix: "cuda" in "cuda:90"
+    Options = Options        # the options dataclass (a subclass adds the backend's own)
+    default_arch = None      # the arch tessera.compile uses by default (first registered backend's)
+    host_device = -1         # the device ordinal host memory counts as; -1: kernels cannot use it
+    specialization = _specialization.Specialization("generic", [_specialization.Divisibility((16,)),
+                                                                _specialization.EqualsOne()])
+
+    # --------------------------------------------------------- targets and options
+    def parse_arch(self, arch):
+        """The architecture part of a target ("90" of "cuda:90"), checked; ValueError if unsupported."""
+        if not arch:
+            raise ValueError(f"target {self.name}: needs an architecture after ':'")
+        return arch
+
+    def target(self, arch):
+        return f"{self.name}:{arch}"
+
+    def parse_options(self, options, what="options"):
+        """This backend's Options from a dict (or Options of another class), validated."""
+        if isinstance(options, self.Options):
+            return options
+        if isinstance(options, Options):
+            options = options.as_dict()
+        return self.Options.parse(dict(options), what)
+
+    # --------------------------------------------------------- compiling
+    def stages(self, options):
+        """The stages after TTIR, in order: {name: fn(src, metadata) -> artifact}. Each takes the
+        previous stage's artifact (the first: the TTIR text) and `metadata`, a dict holding
+        "name" (the kernel's), "target" and "arch" to which a stage may add (e.g. "shared": the
+        launcher's shared-memory bytes). Artifacts are kept as kernel.asm[name] (str or bytes);
+        a stage that returns None (a tool is missing) ends compilation there without an
+        artifact. To override one, subclass the backend, change the dict that super().stages()
+        returns, and register the subclass with replace=True."""
+        return {}
+
+    def toolchain_key(self):
+        """{tool: version} of outside tools the binaries depend on, for the disk cache key."""
+        return {}
+
+    def cache_key(self, options):
+        """What the disk cache key holds of the backend: its class, toolchain and stage functions
+        (a replaced stage invalidates what the old one produced)."""
+        cls = type(self)
+        return {"backend": f"{cls.__module__}.{cls.__qualname__}", "toolchain": self.toolchain_key(),
+                "stages": [[n, _fingerprint(fn)] for n, fn in self.stages(options).items()]}
+
+    # --------------------------------------------------------- launching
+    def can_launch(self):
+        """Whether the backend launches kernels at all (it implements `load`)."""
+        return type(self).load is not Backend.load
+
+    def is_available(self):
+        """True when kernels can be launched on this machine (driver and device present)."""
+        return False
+
+    def unavailable_reason(self):
+        """Why `is_available()` is False, for error messages."""
+        return f"the {self.name} backend does not launch kernels"
+
+    def current_device(self):
+        """The device ordinal kernels launch on when no argument says otherwise."""
+        return 0
+
+    def current_target(self, device):
+        """The target of `device`, e.g. "cuda:90"."""
+        raise NotImplementedError(f"the {self.name} backend does not launch kernels")
+
+    def load(self, kernel, device):
+        """Load a CompiledKernel (kernel.asm, kernel.metadata) on `device`; returns the backend's
+        loaded object (kept as kernel.loaded). May add to kernel.metadata."""
+        raise NotImplementedError(f"the {self.name} backend does not launch kernels")
+
+    def launch_entry(self, kernel, loaded, num_params, globals_):
+        """The tessera._C.LaunchEntry the C++ launcher keeps for one specialization. The default
+        launches through Python: `loaded` must be callable as loaded(grid, stream, args)."""
+        return self.make_launch_entry(kernel, num_params, globals_, launch=loaded)
+
+    def make_launch_entry(self, kernel, num_params, globals_, function=0, context=0, block=0, shared=0,
+                          launch=None):
+        """A LaunchEntry: a driver function handle (function, context, block, shared) for the C++
+        launcher to launch, or `launch`, a Python callable launch(grid, stream, args) called with
+        the 3-tuple grid, the stream and the kernel's run-time argument values."""
+        meta = kernel.metadata
+        extra = {"launch": launch} if launch is not None else {}
+        return _core._native().LaunchEntry(function=function, context=context, block=block, shared=shared,
+                                           num_params=num_params, kernel=kernel, globals=globals_,
+                                           scratch_size=meta.get("global_scratch_size", 0),
+                                           scratch_align=meta.get("global_scratch_align", 1), **extra)
+
+    def launch_error(self, code, name, message, kernel_name):
+        """Raise the exception for a failed launch (the C++ launcher calls this)."""
+        raise DeviceError(f"launching {kernel_name}: {name}: {message}")
+
+    # --------------------------------------------------------- arguments and devices
+    def torch_launch_hooks(self, torch):
+        """(current_stream(device) -> int, current_device() -> int) when the C++ launcher may read
+        torch tensors natively (their device is `tensor.get_device()`), else None: tensors then go
+        through `tensor_device`."""
+        return None
+
+    def tensor_device(self, tensor):
+        """The device ordinal of a torch tensor's memory (-1: not usable by kernels)."""
+        d = tensor.get_device()
+        return d if d >= 0 else self.host_device
+
+    def dlpack_device(self, device_type, device_id):
+        """The device ordinal of DLPack memory (kDLCPU is 1), -1 when kernels cannot use it."""
+        return self.host_device if device_type == 1 else -1
+
+    def array_interface(self, value, name):
+        """(interface, device) for an object that shows its memory through this vendor's
+        array-interface protocol (a dict like numpy's __array_interface__), or None."""
+        return None
+
+    def current_stream(self, device):
+        """The raw handle of the current stream on `device` (0: the default stream)."""
+        return 0
+
+    def synchronize(self, device=None):
+        """Wait for the work queued on `device` (None: the current one)."""
+
+    def timing_event(self):
+        """A new event with record() and elapsed_time(end) in milliseconds (do_bench)."""
+        return HostEvent()
+
+    def device_buffer(self, nbytes):
+        """A byte tensor of `nbytes` on the current device (do_bench flushes the cache with it)."""
+        import torch
+        return torch.empty(nbytes, dtype=torch.int8)
+
+    def device_context(self, device):
+        """A context manager making `device` current (the scratch allocator runs inside it)."""
+        return contextlib.nullcontext()
+
+    def default_allocator(self, size, alignment, stream):
+        """Global scratch when the user set no allocator: an object with data_ptr() (see
+        tessera.set_allocator)."""
+        import torch
+        t = torch.empty(size + alignment, dtype=torch.uint8)
+        skip = (-t.data_ptr()) % alignment
+        return t[skip:skip + size]
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def torch_module():
+    """torch if it has been imported (backends never import it just to look)."""
+    return sys.modules.get("torch")
