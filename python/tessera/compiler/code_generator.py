@@ -6,6 +6,9 @@ interpreter uses. Statements become structured control flow (scf.if/for/while)
 or, inside a construct that contains a `return`, branches between blocks (cf).
 Every jit function a kernel calls becomes its own tt.func reached by tt.call;
 the inliner pass later inlines all of them except those with noinline=True.
+All IR, functions and control flow included, is made by the IRBuilder's methods;
+this module decides what to build and reports the user's mistakes
+(CompilationError), and writes no IR text itself.
 """
 
 import ast
@@ -15,7 +18,7 @@ import linecache
 from ..language import core, semantic
 from ..language.core import constexpr, tensor
 from .errors import CompilationError
-from .ir_builder import Block, IRBuilder, RegionOp, Value
+from .ir_builder import IRBuilder, IRBuilderError
 
 _PY_BUILTINS = {
     "range": builtins.range, "min": builtins.min, "max": builtins.max, "print": builtins.print,
@@ -80,41 +83,29 @@ def _rebuild(struct, leaves):
 
 
 class FuncRecord:
-    """A tt.func being generated."""
+    """A function being generated: the builder's Function (`fn`) and how its results look in
+    Python (a tuple structure, whether it returns a value)."""
 
-    def __init__(self, name, visibility, noinline):
-        self.name = name
-        self.visibility = visibility
-        self.noinline = noinline
-        self.arg_values = []
-        self.arg_attrs = []
-        self.blocks = [Block()]
-        self.ret_types = None      # list of dtypes after the first return
+    def __init__(self, fn):
+        self.fn = fn
         self.ret_struct = None
         self.has_return_value = False
-        self.block_counter = 0
 
-    def new_block(self, arg_types=()):
-        self.block_counter += 1
-        label = f"^bb{self.block_counter}"
-        blk = Block(label)
-        self.blocks.append(blk)
-        return blk
+    @property
+    def name(self):
+        return self.fn.name
 
-    def render(self, loc):
-        args = []
-        for v, attrs in zip(self.arg_values, self.arg_attrs):
-            a = f"{v.name}: {v.ir_type}"
-            if attrs:
-                a += " {" + ", ".join(f"{k} = {val}" for k, val in attrs.items()) + "}"
-            args.append(a)
-        res = ""
-        if self.ret_types:
-            res = " -> (" + ", ".join(t.to_ir() for t in self.ret_types) + ")"
-        vis = "public" if self.visibility == "public" else "private"
-        head = f"tt.func {vis} @{self.name}(" + ", ".join(args) + f"){res} attributes {{noinline = " \
-               f"{'true' if self.noinline else 'false'}}} {{"
-        return RegionOp([head, self.blocks, "}"], loc)
+    @property
+    def ret_types(self):
+        """The language types of the results: None until the first return."""
+        return self.fn.result_types
+
+
+class _ArgSlot:
+    """Where a kernel parameter goes before the function (and so its arguments) exists."""
+
+    def __init__(self, index):
+        self.index = index
 
 
 class Scope:
@@ -157,11 +148,11 @@ class CodeGenerator(ast.NodeVisitor):
         has_loc = hasattr(node, "lineno")
         saved_loc, saved_node = self.builder.loc, self.cur_node
         if has_loc:
-            self.builder.loc = f'"{self.filename}":{node.lineno}:{node.col_offset + 1}'
+            self.builder.loc = self.builder.file_loc(self.filename, node.lineno, node.col_offset + 1)
             self.cur_node = node
         try:
             return super().visit(node)
-        except (CompilationError, _Unreachable):
+        except (CompilationError, _Unreachable, IRBuilderError):
             raise
         except RecursionError as e:
             if len(__import__("traceback").extract_tb(e.__traceback__)) < 400:
@@ -554,17 +545,13 @@ class CodeGenerator(ast.NodeVisitor):
             leaves = [semantic.to_tensor(x) for x in _flatten(_unwrap(value) if struct is not None else value)]
         types = [t.type for t in leaves]
         if func.ret_types is None:
-            func.ret_types, func.ret_struct = types, struct
+            self.builder.declare_results(func.fn, types)
+            func.ret_struct = struct
             func.has_return_value = bool(leaves)
         elif func.ret_types != types or func.ret_struct != struct:
             raise self.error(node, "this return gives " + _types_str(types) + " but an earlier return gave " +
                              _types_str(func.ret_types) + "; every return of a function must return the same types")
-        names = ", ".join(t.handle.name for t in leaves)
-        if leaves:
-            self.builder.emit(f"tt.return {names}", " : " + ", ".join(t.handle.ir_type for t in leaves))
-        else:
-            self.builder.emit("tt.return", "")
-        self.builder.block.terminated = True
+        self.builder.create_return([t.handle for t in leaves])
 
     def visit_Assert(self, node):
         cond = self.visit(node.test)
@@ -617,19 +604,16 @@ class CodeGenerator(ast.NodeVisitor):
 
     def _dry_run(self, fn):
         """Run `fn` with its IR thrown away; returns (fn's result, scope after)."""
-        b = self.builder
-        saved_block, saved_scope = b.block, self.scope
-        saved_nblocks = len(self.func.blocks)
-        saved_ret = (self.func.ret_types, self.func.ret_struct, self.func.has_return_value)
-        b.block = Block()
+        saved_scope = self.scope
+        saved_ret = (self.func.ret_struct, self.func.has_return_value)
         self.scope = saved_scope.copy()
         try:
-            res = fn()
-            return res, self.scope
+            with self.builder.discarding():
+                res = fn()
+                return res, self.scope
         finally:
-            b.block, self.scope = saved_block, saved_scope
-            del self.func.blocks[saved_nblocks:]
-            self.func.ret_types, self.func.ret_struct, self.func.has_return_value = saved_ret
+            self.scope = saved_scope
+            self.func.ret_struct, self.func.has_return_value = saved_ret
 
     def _in_block(self, block, scope, fn):
         """Run `fn` emitting into `block` with `scope`; returns (scope after, block where it ended)."""
@@ -718,19 +702,18 @@ class CodeGenerator(ast.NodeVisitor):
 
     def _scf_if(self, cond, node):
         before = self.scope
-        then_blk, else_blk = Block(), Block()
+        then_blk, else_blk = self.builder.create_block(), self.builder.create_block()
         then_scope, _ = self._in_block(then_blk, before.copy(), lambda: self.run_body(node.body))
         else_scope, _ = self._in_block(else_blk, before.copy(), lambda: self.run_body(node.orelse))
         keep, result_types, direct, dropped = self._plan_merge(before, [then_scope, else_scope], node)
-        yields = []
+        if_op = self.builder.create_if(cond.handle, result_types, then_blk, else_blk)
         for blk, sc in ((then_blk, then_scope), (else_blk, else_scope)):
-            def emit_yield(blk=blk, sc=sc):  # noqa: B023
+            def emit_yield(sc=sc):  # noqa: B023
                 vals = [self._to_type(sc.values.get(n, before.values.get(n)), t, n, node,
                                       "in one branch of this if") for n, t in zip(keep, result_types)]
                 self._yield(vals)
-                yields.append(vals)
             self._in_block(blk, before.copy(), emit_yield)
-        results = self._emit_if_op(cond, then_blk, else_blk, result_types)
+        results = [tensor(v, t) for v, t in zip(if_op.results, result_types)]
         new_scope = before.copy()
         new_scope.values.update(direct)
         for n in dropped:
@@ -739,23 +722,10 @@ class CodeGenerator(ast.NodeVisitor):
             new_scope.values[n] = r
         self.scope = new_scope
 
-    def _emit_if_op(self, cond, then_blk, else_blk, result_types):
-        b = self.builder
-        name = b.fresh()
-        n = len(result_types)
-        lhs = self._results_lhs(name, n)
-        res = "" if n == 0 else " -> (" + ", ".join(t.to_ir() for t in result_types) + ")"
-        parts = [f"{lhs}scf.if {cond.handle.name}{res} {{", [then_blk], "} else {", [else_blk], "}"]
-        op = RegionOp(parts, b.loc)
-        b.append(op)
-        if n == 1:
-            return [tensor(Value(name, result_types[0], op), result_types[0])]
-        return [tensor(Value(f"{name}#{i}", t, op), t) for i, t in enumerate(result_types)]
-
     def _scf_if_values(self, cond, then_fn, else_fn, node):
         """`a if c else b` with a run-time c: an scf.if yielding one value."""
         b = self.builder
-        then_blk, else_blk = Block(), Block()
+        then_blk, else_blk = b.create_block(), b.create_block()
         out = {}
 
         def run(which, fn):
@@ -773,21 +743,19 @@ class CodeGenerator(ast.NodeVisitor):
             ty = semantic.to_tensor(tv).type if _is_python_number(tv) else None
         if ty is None:
             raise self.error(node, "a conditional expression with a run-time condition must produce values")
+        if_op = b.create_if(cond.handle, [ty], then_blk, else_blk)
         for blk, v in ((then_blk, tv), (else_blk, ev)):
-            def y(v=v, blk=blk):
-                t = self._to_type(v, ty, "<conditional expression>", node, "in one branch")
-                b.emit(f"scf.yield {t.handle.name}", f" : {t.handle.ir_type}")
-                blk.terminated = True
+            def y(v=v):
+                self._yield([self._to_type(v, ty, "<conditional expression>", node, "in one branch")])
             self._in_block(blk, self.scope.copy(), y)
-        return self._emit_if_op(cond, then_blk, else_blk, [ty])[0]
+        return tensor(if_op.results[0], ty)
 
     def _cf_if(self, cond, node):
         b = self.builder
         before = self.scope
-        then_blk = self.func.new_block()
-        else_blk = self.func.new_block()
-        b.emit(f"cf.cond_br {cond.handle.name}, {then_blk.label}, {else_blk.label}", "")
-        b.block.terminated = True
+        then_blk = b.create_block(func=self.func.fn)
+        else_blk = b.create_block(func=self.func.fn)
+        b.create_cond_br(cond.handle, then_blk, else_blk)
         then_scope, then_end = self._in_block(then_blk, before.copy(), lambda: self.run_body(node.body))
         else_scope, else_end = self._in_block(else_blk, before.copy(), lambda: self.run_body(node.orelse))
         live = [(end, sc) for end, sc in ((then_end, then_scope), (else_end, else_scope)) if not end.terminated]
@@ -797,12 +765,10 @@ class CodeGenerator(ast.NodeVisitor):
         """Jump from the end of every live path to a new block that receives the merged variables."""
         b = self.builder
         if not live:
-            b.block = Block()          # nothing follows: later statements are unreachable
-            b.block.terminated = True
+            b.set_unreachable()        # nothing follows: later statements are unreachable
             raise _Unreachable()
         keep, types, direct, dropped = self._plan_merge(before, [sc for _, sc in live], node)
-        merge = self.func.new_block()
-        merge.args = [Value(b.fresh(), t) for t in types]
+        merge = b.create_block(types, func=self.func.fn)
         for end, sc in live:
             def jump(sc=sc):
                 vals = [self._to_type(sc.values.get(n, before.values.get(n)), t, n, node, "on one path")
@@ -818,28 +784,13 @@ class CodeGenerator(ast.NodeVisitor):
             new_scope.values[n] = tensor(a, a.ty)
         self.scope = new_scope
 
-    def _yield(self, vals, op="scf.yield"):
-        """Terminate the current block with `op` (scf.yield, tt.reduce.return …) of `vals`."""
-        b = self.builder
-        if vals:
-            b.emit(f"{op} " + ", ".join(v.handle.name for v in vals), " : " + ", ".join(v.handle.ir_type for v in vals))
-        else:
-            b.emit(op, "")
-        b.block.terminated = True
-
-    @staticmethod
-    def _results_lhs(name, n):
-        """The `%r = ` / `%r:n = ` prefix of an op with n results."""
-        return "" if n == 0 else (f"{name} = " if n == 1 else f"{name}:{n} = ")
+    def _yield(self, vals):
+        """End the current region (of an scf.for, scf.if or scf.while body) yielding the tensors `vals`."""
+        self.builder.create_yield([v.handle for v in vals])
 
     def _branch(self, target, vals):
-        b = self.builder
-        if vals:
-            b.emit(f"cf.br {target.label}(" + ", ".join(v.handle.name for v in vals) + " : " +
-                   ", ".join(v.handle.ir_type for v in vals) + ")", "")
-        else:
-            b.emit(f"cf.br {target.label}", "")
-        b.block.terminated = True
+        """End the current block with a branch to `target`, passing the tensors `vals`."""
+        self.builder.create_br(target, [v.handle for v in vals])
 
     # ---------------------------------------------------------------- loops
     def _iter_spec(self, node):
@@ -864,17 +815,10 @@ class CodeGenerator(ast.NodeVisitor):
             if not 1 <= len(args) <= 3:
                 raise self.error(it, f"range expects 1 to 3 arguments, got {len(args)}")
             r = tl_range(*args, **kwargs) if fn is tl_range else tl_range(*args)
-            attrs = {}
-            if r.num_stages is not None:
-                attrs["tt.num_stages"] = f"{int(r.num_stages)} : i32"
-            if r.loop_unroll_factor is not None:
-                attrs["tt.loop_unroll_factor"] = f"{int(r.loop_unroll_factor)} : i32"
-            if r.disallow_acc_multi_buffer:
-                attrs["tt.disallow_acc_multi_buffer"] = "unit"
-            if r.flatten:
-                attrs["tt.flatten"] = "unit"
-            if r.warp_specialize:
-                attrs["tt.warp_specialize"] = "unit"
+            attrs = {"num_stages": None if r.num_stages is None else int(r.num_stages),
+                     "loop_unroll_factor": None if r.loop_unroll_factor is None else int(r.loop_unroll_factor),
+                     "disallow_acc_multi_buffer": bool(r.disallow_acc_multi_buffer),
+                     "flatten": bool(r.flatten), "warp_specialize": bool(r.warp_specialize)}
             return ("range", r.start, r.end, r.step, attrs)
         if fn is static_range:
             r = static_range(*args, **kwargs)
@@ -953,32 +897,18 @@ class CodeGenerator(ast.NodeVisitor):
         name = node.target.id
 
         def dry_body():
-            self.scope.values[name] = tensor(Value(b.fresh(), iv_ty), iv_ty)
+            self.scope.values[name] = tensor(b.placeholder(iv_ty), iv_ty)
             self.run_body(node.body)
         carried = self._carried(dry_body, node, extra_bound=(name,))
         inits = [self._to_type(self.scope.values[n], t, n, node, "before the loop") for n, t in carried]
-        iv = Value(b.fresh(), iv_ty)
-        args = [Value(b.fresh(), t) for _, t in carried]
-        body = Block(None, [iv] + args)
+        loop = b.create_for(lb.handle, ub.handle, stp.handle, [i.handle for i in inits], **attrs)
         body_scope = self.scope.copy()
-        body_scope.values[name] = tensor(iv, iv_ty)
-        for (n, t), a in zip(carried, args):
+        body_scope.values[name] = tensor(loop.induction_var, iv_ty)
+        for (n, t), a in zip(carried, loop.iter_args):
             body_scope.values[n] = tensor(a, t)
 
-        self._in_block(body, body_scope, lambda: self._loop_body(node, carried))
-        res_name = b.fresh()
-        n = len(carried)
-        lhs = self._results_lhs(res_name, n)
-        iter_args = ""
-        if n:
-            iter_args = " iter_args(" + ", ".join(f"{a.name} = {i.handle.name}" for a, i in zip(args, inits)) + \
-                        ") -> (" + ", ".join(t.to_ir() for _, t in carried) + ")"
-        head = f"{lhs}scf.for {iv.name} = {lb.handle.name} to {ub.handle.name} step {stp.handle.name}{iter_args} " \
-               f": {iv_ty.to_ir()} {{"
-        op = RegionOp([head, [body], "}"], b.loc, attrs)
-        b.append(op)
-        for i, (cn, t) in enumerate(carried):
-            v = Value(res_name if n == 1 else f"{res_name}#{i}", t, op)
+        self._in_block(loop.body, body_scope, lambda: self._loop_body(node, carried))
+        for (cn, t), v in zip(carried, loop.results):
             self.scope.values[cn] = tensor(v, t)
 
     def _cf_for(self, node, lb, ub, stp, iv_ty):
@@ -986,26 +916,20 @@ class CodeGenerator(ast.NodeVisitor):
         name = node.target.id
 
         def dry_body():
-            self.scope.values[name] = tensor(Value(b.fresh(), iv_ty), iv_ty)
+            self.scope.values[name] = tensor(b.placeholder(iv_ty), iv_ty)
             self.run_body(node.body)
         carried = self._carried(dry_body, node, extra_bound=(name,))
         inits = [self._to_type(self.scope.values[n], t, n, node, "before the loop") for n, t in carried]
-        header = self.func.new_block()
-        header.args = [Value(b.fresh(), iv_ty)] + [Value(b.fresh(), t) for _, t in carried]
+        fn = self.func.fn
+        header = b.create_block([iv_ty] + [t for _, t in carried], func=fn)
         self._branch(header, [lb] + inits)
-        body = self.func.new_block()
-        exit_blk = self.func.new_block()
-        exit_blk.args = [Value(b.fresh(), t) for _, t in carried]
+        body = b.create_block(func=fn)
+        exit_blk = b.create_block([t for _, t in carried], func=fn)
         b.block = header
         iv = tensor(header.args[0], iv_ty)
         cond = semantic.compare("lt", iv, ub)
         carried_vals = [tensor(a, t) for a, (_, t) in zip(header.args[1:], carried)]
-        exit_args = ""
-        if carried:
-            exit_args = "(" + ", ".join(v.handle.name for v in carried_vals) + " : " + \
-                        ", ".join(v.handle.ir_type for v in carried_vals) + ")"
-        b.emit(f"cf.cond_br {cond.handle.name}, {body.label}, {exit_blk.label}{exit_args}", "")
-        b.block.terminated = True
+        b.create_cond_br(cond.handle, body, exit_blk, false_values=[v.handle for v in carried_vals])
         body_scope = self.scope.copy()
         body_scope.values[name] = iv
         for (n, _), v in zip(carried, carried_vals):
@@ -1039,12 +963,9 @@ class CodeGenerator(ast.NodeVisitor):
         if _contains_return(node):
             return self._cf_while(node, carried)
         inits = [self._to_type(self.scope.values[n], t, n, node, "before the loop") for n, t in carried]
-        before_args = [Value(b.fresh(), t) for _, t in carried]
-        after_args = [Value(b.fresh(), t) for _, t in carried]
-        before_blk = Block(None, before_args)
-        after_blk = Block("^bb0", after_args)
+        loop = b.create_while([i.handle for i in inits])
         scope0 = self.scope.copy()
-        for (n, t), a in zip(carried, before_args):
+        for (n, t), a in zip(carried, loop.before.args):
             scope0.values[n] = tensor(a, t)
 
         def cond_fn():
@@ -1056,56 +977,37 @@ class CodeGenerator(ast.NodeVisitor):
                 c = semantic.to_tensor(False)
             c = self._scalar_condition(c, node.test)
             vals = [self._to_type(self.scope.values.get(n), t, n, node, "in the loop condition") for n, t in carried]
-            args = ""
-            if vals:
-                args = " " + ", ".join(v.handle.name for v in vals) + " : " + ", ".join(v.handle.ir_type for v in vals)
-            b.emit(f"scf.condition({c.handle.name}){args}", "")
-            b.block.terminated = True
-        self._in_block(before_blk, scope0, cond_fn)
+            b.create_condition(c.handle, [v.handle for v in vals])
+        self._in_block(loop.before, scope0, cond_fn)
         scope1 = self.scope.copy()
-        for (n, t), a in zip(carried, after_args):
+        for (n, t), a in zip(carried, loop.after.args):
             scope1.values[n] = tensor(a, t)
 
-        self._in_block(after_blk, scope1, lambda: self._loop_body(node, carried))
-        res = b.fresh()
-        n = len(carried)
-        lhs = self._results_lhs(res, n)
-        inits_txt = ", ".join(f"{a.name} = {i.handle.name}" for a, i in zip(before_args, inits))
-        types = ", ".join(t.to_ir() for _, t in carried)
-        head = f"{lhs}scf.while ({inits_txt}) : ({types}) -> ({types}) {{"
-        op = RegionOp([head, [before_blk], "} do {", [after_blk], "}"], b.loc)
-        b.append(op)
-        for i, (cn, t) in enumerate(carried):
-            self.scope.values[cn] = tensor(Value(res if n == 1 else f"{res}#{i}", t, op), t)
+        self._in_block(loop.after, scope1, lambda: self._loop_body(node, carried))
+        for (cn, t), v in zip(carried, loop.results):
+            self.scope.values[cn] = tensor(v, t)
 
     def _cf_while(self, node, carried):
         b = self.builder
         inits = [self._to_type(self.scope.values[n], t, n, node, "before the loop") for n, t in carried]
-        header = self.func.new_block()
-        header.args = [Value(b.fresh(), t) for _, t in carried]
+        fn = self.func.fn
+        header = b.create_block([t for _, t in carried], func=fn)
         self._branch(header, inits)
-        body = self.func.new_block()
-        exit_blk = self.func.new_block()
-        exit_blk.args = [Value(b.fresh(), t) for _, t in carried]
+        body = b.create_block(func=fn)
+        exit_blk = b.create_block([t for _, t in carried], func=fn)
         b.block = header
         for (n, t), a in zip(carried, header.args):
             self.scope.values[n] = tensor(a, t)
         c = self.visit(node.test)
         vals = [tensor(a, t) for a, (_, t) in zip(header.args, carried)]
-        exit_args = ""
-        if vals:
-            exit_args = "(" + ", ".join(v.handle.name for v in vals) + " : " + \
-                        ", ".join(v.handle.ir_type for v in vals) + ")"
         if not _is_tensor(c):
             if not _unwrap(c):
                 self._branch(exit_blk, vals)
             else:
-                b.emit(f"cf.br {body.label}", "")
-                b.block.terminated = True
+                self._branch(body, [])
         else:
             c = self._scalar_condition(c, node.test)
-            b.emit(f"cf.cond_br {c.handle.name}, {body.label}, {exit_blk.label}{exit_args}", "")
-            b.block.terminated = True
+            b.create_cond_br(c.handle, body, exit_blk, false_values=[v.handle for v in vals])
         body_scope = self.scope.copy()
 
         def run():
@@ -1142,7 +1044,6 @@ class ModuleGenerator:
     def __init__(self):
         self.builder = IRBuilder()
         self.builder.codegen = self
-        self.functions = []         # FuncRecord in emission order
         self.specializations = {}   # key -> FuncRecord
         self.used_globals = {}
         self.names = set()
@@ -1165,13 +1066,25 @@ class ModuleGenerator:
 
     def gen_kernel(self, jit_fn, arg_types, constexprs, arg_attrs, name=None):
         """arg_types: name -> dtype for run-time parameters; constexprs: name -> value."""
-        func = FuncRecord(self.unique_name(name or jit_fn.__name__), "public", False)
-        scope = Scope()
+        fname = self.unique_name(name or jit_fn.__name__)
+        params, leaves = {}, []
         for pname in jit_fn.arg_names:
             if pname in constexprs:
-                scope.values[pname] = constexpr(constexprs[pname])
+                params[pname] = constexpr(constexprs[pname])
                 continue
-            scope.values[pname] = self._kernel_param(func, pname, arg_types[pname], arg_attrs.get(pname, {}))
+            params[pname] = self._kernel_param(leaves, pname, arg_types[pname], arg_attrs.get(pname, {}))
+        fn = self.builder.create_func(fname, [t for _, t, _ in leaves], [a for _, _, a in leaves],
+                                      visibility="public", noinline=False, arg_names=[n for n, _, _ in leaves],
+                                      arg_hints=True, loc=self._def_loc(jit_fn))
+        func = FuncRecord(fn)
+
+        def resolve(v):
+            if isinstance(v, _ArgSlot):
+                return tensor(fn.args[v.index], leaves[v.index][1])
+            if isinstance(v, tuple):
+                return tuple(resolve(x) for x in v)
+            return v
+        scope = Scope({pname: resolve(v) for pname, v in params.items()})
         self._generate(jit_fn, func, scope)
         if func.has_return_value:
             fdef = jit_fn.parse()
@@ -1180,25 +1093,28 @@ class ModuleGenerator:
                                    linecache.getline(jit_fn.filename, fdef.lineno) or None)
         return func
 
-    def _kernel_param(self, func, name, ty, attrs):
-        """The value of a kernel parameter: a block argument, or a tuple of them for a tuple type."""
+    def _kernel_param(self, leaves, name, ty, attrs):
+        """Where a kernel parameter's value comes from: a slot for one function argument (appended
+        to `leaves` as (name, type, attrs)), a tuple of them for a tuple type, or None."""
         if ty is None:
             return constexpr(None)
         if isinstance(ty, tuple):
             attrs = attrs if isinstance(attrs, tuple) else ({},) * len(ty)
-            return tuple(self._kernel_param(func, f"{name}_{i}", t, a) for i, (t, a) in enumerate(zip(ty, attrs)))
-        v = Value(f"%{name}", ty, arg_of=(func, len(func.arg_values)))
-        func.arg_values.append(v)
-        func.arg_attrs.append(dict(attrs))
-        return tensor(v, ty)
+            return tuple(self._kernel_param(leaves, f"{name}_{i}", t, a) for i, (t, a) in enumerate(zip(ty, attrs)))
+        leaves.append((name, ty, dict(attrs)))
+        return _ArgSlot(len(leaves) - 1)
+
+    def _def_loc(self, jit_fn):
+        fdef = jit_fn.parse()
+        return self.builder.file_loc(jit_fn.filename, fdef.lineno, fdef.col_offset + 1)
 
     def _generate(self, jit_fn, func, scope):
         b = self.builder
         fdef = jit_fn.parse()
         gen = CodeGenerator(self, jit_fn, func, scope)
-        saved_block, saved_loc = b.block, b.loc
-        b.block = func.blocks[0]
-        b.loc = f'"{jit_fn.filename}":{fdef.lineno}:{fdef.col_offset + 1}'
+        saved = b.block, b.loc, b.func
+        b.block, b.func = func.fn.entry, func.fn
+        b.loc = self._def_loc(jit_fn)
         self._gen_stack.append(gen)
         try:
             gen.run_body(fdef.body)
@@ -1207,17 +1123,14 @@ class ModuleGenerator:
                     raise gen.error(fdef.body[-1] if fdef.body else fdef,
                                     f"'{jit_fn.__name__}' returns a value on some paths but reaches its end on "
                                     f"others without a return")
-                b.emit("tt.return", "")
-                b.block.terminated = True
                 if func.ret_types is None:
-                    func.ret_types, func.ret_struct = [], None
-            for blk in func.blocks:
-                if not blk.terminated:
-                    raise RuntimeError(f"internal error: block {blk.label} of {func.name} has no terminator")
+                    b.declare_results(func.fn, [])
+                    func.ret_struct = None
+                b.create_return([])
+            b.finish_func(func.fn)
         finally:
             self._gen_stack.pop()
-            b.block, b.loc = saved_block, saved_loc
-        self.functions.append((func, f'"{jit_fn.filename}":{fdef.lineno}:{fdef.col_offset + 1}'))
+            b.block, b.loc, b.func = saved
 
     def call_function(self, caller, jit_fn, bound, node):
         b = self.builder
@@ -1248,32 +1161,25 @@ class ModuleGenerator:
                 params[pname] = ("const", uv)
                 key_parts.append((pname, "c", _hashable(uv)))
         key = (jit_fn, tuple(key_parts))
+        if any(f is jit_fn for f in self._call_stack):
+            # also with the key of the specialization being generated, whose results are not known yet
+            raise caller.error(node, f"recursive call of {jit_fn.__name__} is not supported")
         func = self.specializations.get(key)
         if func is None:
-            if any(f is jit_fn for f in self._call_stack):
-                raise caller.error(node, f"recursive call of {jit_fn.__name__} is not supported")
-            func = FuncRecord(self.unique_name(jit_fn.__name__), "private", jit_fn.noinline)
+            fname = self.unique_name(jit_fn.__name__)
+            fn = b.create_func(fname, [t.type for t in leaves_in], visibility="private", noinline=jit_fn.noinline,
+                               loc=self._def_loc(jit_fn))
+            func = FuncRecord(fn)
             self.specializations[key] = func
             scope = Scope()
-            it = iter(leaves_in)
+            it = iter(tensor(a, t.type) for a, t in zip(fn.args, leaves_in))
             for pname, spec in params.items():
                 if spec[0] == "const":
                     scope.values[pname] = constexpr(spec[1])
                 elif spec[0] == "tensor":
-                    t = next(it)
-                    v = Value(b.fresh(), t.type)
-                    func.arg_values.append(v)
-                    func.arg_attrs.append({})
-                    scope.values[pname] = tensor(v, t.type)
+                    scope.values[pname] = next(it)
                 else:
-                    vals = []
-                    for _ in builtins.range(spec[2]):
-                        t = next(it)
-                        v = Value(b.fresh(), t.type)
-                        func.arg_values.append(v)
-                        func.arg_attrs.append({})
-                        vals.append(tensor(v, t.type))
-                    scope.values[pname] = _rebuild(spec[1], vals)
+                    scope.values[pname] = _rebuild(spec[1], [next(it) for _ in builtins.range(spec[2])])
             self._call_stack.append(jit_fn)
             saved_block = b.block
             try:
@@ -1286,27 +1192,17 @@ class ModuleGenerator:
             finally:
                 self._call_stack.pop()
                 b.block = saved_block
-        ret_types = func.ret_types or []
-        arg_txt = ", ".join(t.handle.name for t in leaves_in)
-        sig = "(" + ", ".join(t.handle.ir_type for t in leaves_in) + ") -> "
-        sig += "(" + ", ".join(t.to_ir() for t in ret_types) + ")"
+        vals = b.create_call(func.fn, [t.handle for t in leaves_in])
+        ret_types = func.ret_types
         if not ret_types:
-            b.emit(f"tt.call @{func.name}({arg_txt})", f" : {sig}")
             return None
-        vals = b.emit(f"tt.call @{func.name}({arg_txt})", f" : {sig}", ret_types if len(ret_types) > 1 else
-                      ret_types[0], nres=len(ret_types) if len(ret_types) > 1 else None)
-        vals = vals if isinstance(vals, list) else [vals]
         outs = [tensor(v, t) for v, t in zip(vals, ret_types)]
         if func.ret_struct is None:
             return outs[0] if len(outs) == 1 else tuple(outs)
         return _rebuild(func.ret_struct, outs)
 
     def render(self):
-        out = ["module {"]
-        for func, loc in self.functions:
-            func.render(loc).render(2, out)
-        out.append("}")
-        return "\n".join(out) + "\n"
+        return self.builder.render_module()
 
 
 def _hashable(v):
