@@ -9,8 +9,8 @@ from . import language  # noqa: F401
 from ._core import (  # noqa: F401
     CompilerUnavailableError, Diagnostic, MLIRError, ParseResult, llvm_version, parse_mlir, verify_mlir,
 )
+from . import backends as _backends
 from .backends import DeviceError, OutOfResources  # noqa: F401
-from .backends.nvidia import CudaError  # noqa: F401
 from .compiler.compiler import compile as _compile
 from .compiler.errors import CompilationError  # noqa: F401
 from .runtime import launch as _launch  # noqa: F401  (installs the compile-on-launch path)
@@ -42,8 +42,11 @@ def compile(fn, signature=None, constexprs=None, target=None, num_warps=4, num_s
                     num_stages=num_stages, **options)
 
 
-__all__ = [
-    "__version__", "Autotuner", "CompilationError", "Config", "CudaError", "DeviceError", "Heuristics",
+# Each backend's own public names (its error classes), e.g. tessera.<Vendor>Error.
+globals().update(_backends.exports())
+
+__all__ = sorted(_backends.exports()) + [
+    "__version__", "Autotuner", "CompilationError", "Config", "DeviceError", "Heuristics",
     "OutOfResources", "set_allocator", "autotune", "heuristics", "testing", "CompilerUnavailableError",
     "Diagnostic", "JITFunction", "MLIRError", "ParseResult", "cdiv", "compile", "interpret_mode", "jit",
     "language", "llvm_version", "next_power_of_2", "parse_mlir", "verify_mlir",

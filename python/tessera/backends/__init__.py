@@ -136,6 +136,15 @@ def available(name=None):
     return b is not None and b.is_available()
 
 
+def exports():
+    """The public names every registered backend asks the `tessera` package to re-export (its
+    error classes), by name."""
+    out = {}
+    for b in _registry.values():
+        out.update(b.exports)
+    return out
+
+
 def on_change(callback):
     """Call `callback()` whenever the registry or the active backend changes (the JIT uses this
     to reconfigure its launchers)."""
@@ -152,5 +161,5 @@ register(nvidia.NvidiaBackend())
 register(amd.AmdBackend())
 
 __all__ = ["KEY_OPTIONS", "LAUNCH_OPTIONS", "Backend", "DeviceError", "HostEvent", "Options", "OutOfResources",
-           "StageError", "available", "default_target", "for_target", "get", "launch_backend", "names",
+           "StageError", "available", "default_target", "exports", "for_target", "get", "launch_backend", "names",
            "on_change", "register", "set_active", "unregister"]

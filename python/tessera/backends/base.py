@@ -187,6 +187,7 @@ class Backend:
     Options = Options        # the options dataclass (a subclass adds the backend's own)
     default_arch = None      # the arch tessera.compile uses by default (first registered backend's)
     host_device = -1         # the device ordinal host memory counts as; -1: kernels cannot use it
+    exports = {}             # public names the `tessera` package re-exports (e.g. error classes)
     specialization = _specialization.Specialization("generic", [_specialization.Divisibility((16,)),
                                                                 _specialization.EqualsOne()])
 

@@ -180,6 +180,7 @@ class NvidiaBackend(base.Backend):
 
     name = TARGET_PREFIX
     default_arch = 90
+    exports = {"CudaError": CudaError}
     specialization = Specialization("cuda", [Divisibility((16,)), EqualsOne()])
 
     def parse_arch(self, arch):

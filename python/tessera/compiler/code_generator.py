@@ -14,9 +14,13 @@ this module decides what to build and reports the user's mistakes
 import ast
 import builtins
 import linecache
+import operator
+import types
 
 from ..language import core, semantic
+from ..language.builtins import range as tl_range, static_range
 from ..language.core import constexpr, tensor
+from ..runtime.jit import JITFunction
 from .errors import CompilationError
 from .ir_builder import IRBuilder, IRBuilderError
 
@@ -183,8 +187,6 @@ class CodeGenerator(ast.NodeVisitor):
         raise self.error(node, f"undefined name '{name}'")
 
     def _check_global(self, name, value, node, closure=False):
-        import types
-        from ..runtime.jit import JITFunction
         ok = isinstance(value, (constexpr, JITFunction, types.ModuleType, core.dtype, type)) or callable(value) \
             or value is None
         if not ok:
@@ -331,7 +333,6 @@ class CodeGenerator(ast.NodeVisitor):
     }
 
     def binop(self, op, lhs, rhs, node):
-        import operator
         fn = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
               ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
               ast.LShift: operator.lshift, ast.RShift: operator.rshift, ast.BitAnd: operator.and_,
@@ -374,7 +375,6 @@ class CodeGenerator(ast.NodeVisitor):
             ast.NotEq: "__ne__"}
 
     def compare(self, op, a, b, node):
-        import operator
         if isinstance(op, (ast.Is, ast.IsNot)):
             if _is_tensor(a) or _is_tensor(b):
                 r = a is b
@@ -461,7 +461,6 @@ class CodeGenerator(ast.NodeVisitor):
 
     # ================================================================ calls
     def visit_Call(self, node):
-        from ..runtime.jit import JITFunction
         fn = self.visit(node.func)
         args = []
         for a in node.args:
@@ -795,7 +794,6 @@ class CodeGenerator(ast.NodeVisitor):
     # ---------------------------------------------------------------- loops
     def _iter_spec(self, node):
         """(kind, start, end, step, attrs) for the iterable of a for loop."""
-        from ..language.builtins import range as tl_range, static_range
         it = node.iter
         if not isinstance(it, ast.Call):
             val = self.visit(it)
