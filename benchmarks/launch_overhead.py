@@ -142,8 +142,8 @@ def tessera_floor(torch, m, x, y, n):
         torch.cuda.synchronize()
         rec["driver_only_steady_us"] = _C.cuda.bench_launch(fn, ctx, stream, 128, 4, 5000)
         torch.cuda.synchronize()
-        from tessera.backends import specialization
-        cfg = specialization.NVIDIA.config()
+        from tessera import backends
+        cfg = backends.get("cuda").specialization.config()
         spec = lambda: m.empty4._specialize((x, y, x, n), {}, cfg)  # noqa: E731
         t0 = time.perf_counter()
         for _ in range(20000):
