@@ -14,4 +14,15 @@ xz -T2 -6 "$dist/lib/libtessera.so" "$dist/bin/tessera-opt"
 conf="${TESSERA_CONFORMANCE_DIR:-$root/../shared/conformance}"
 cp -r "$conf" "$dist/conformance"
 git -C "$root" rev-parse HEAD > "$dist/COMMIT"
+# --baseline <commit> <build dir>: also pack that commit's sources (python/, benchmarks/, the
+# extension's CMake) and its built libtessera, for tools/device/compare_run.sh.
+if [ "${1:-}" = "--baseline" ]; then
+  commit="$2"; old_build="$3"
+  mkdir -p "$dist/baseline/src"
+  git -C "$root" archive "$commit" CMakeLists.txt cmake python benchmarks include third_party \
+    | tar -x -C "$dist/baseline/src"
+  strip -o "$dist/baseline/libtessera.so" "$old_build/lib/libtessera.so"
+  xz -T2 -6 "$dist/baseline/libtessera.so"
+  echo "$commit" > "$dist/baseline/COMMIT"
+fi
 du -sh "$dist"

@@ -66,9 +66,7 @@ def make_ttir(jit_fn, arg_types, constexprs, arg_attrs, name=None):
     with core.use_builder(gen.builder):
         gen.gen_kernel(jit_fn, arg_types, constexprs, arg_attrs, name=name)
     text = gen.render()
-    res = _core.parse_mlir(text, f"{jit_fn.__name__}.ttir", print_module=False)
-    if not res.ok:
-        _front_end_bug(jit_fn, text, res)
+    # One parse: run_passes verifies the module before the passes run.
     res = _core._native().run_passes(text, TTIR_PIPELINE, f"{jit_fn.__name__}.ttir")
     if not res.ok:
         _front_end_bug(jit_fn, text, res)
