@@ -11,7 +11,6 @@ from ._core import (  # noqa: F401
 )
 from . import backends as _backends
 from .backends import DeviceError, OutOfResources  # noqa: F401
-from .compiler.compiler import compile as _compile
 from .compiler.errors import CompilationError  # noqa: F401
 from .runtime import launch as _launch  # noqa: F401  (installs the compile-on-launch path)
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
@@ -38,6 +37,7 @@ def next_power_of_2(n):
 def compile(fn, signature=None, constexprs=None, target=None, num_warps=4, num_stages=3, **options):
     """Compile a @jit kernel ahead of time, without a GPU: see tessera.compiler.compiler.compile
     (target: "<backend>:<arch>", by default the first registered backend's default target)."""
+    from .compiler.compiler import compile as _compile  # the front end loads on first use
     return _compile(fn, signature=signature, constexprs=constexprs, target=target, num_warps=num_warps,
                     num_stages=num_stages, **options)
 

@@ -13,7 +13,6 @@ from .. import _core, backends
 from ..language import core
 from ..runtime import cache
 from ..runtime.jit import JITFunction
-from .code_generator import ModuleGenerator
 from .errors import CompilationError
 
 
@@ -62,6 +61,9 @@ def _parse_sig_entry(name, spec):
 
 def make_ttir(jit_fn, arg_types, constexprs, arg_attrs, name=None):
     """Generate, verify and clean up the TTIR of a kernel; returns the module text."""
+    # The front end is imported when a kernel is first generated, not with the compiler: a
+    # process whose kernels all come from the disk cache never needs it.
+    from .code_generator import ModuleGenerator
     gen = ModuleGenerator()
     with core.use_builder(gen.builder):
         gen.gen_kernel(jit_fn, arg_types, constexprs, arg_attrs, name=name)

@@ -1,8 +1,15 @@
 """The slow path of kernel[grid](*args): on a key miss, compile for the launch backend, load, build the LaunchEntry."""
 
 from .. import backends
-from ..compiler import compiler
 from . import jit, specialize
+
+
+def _compiler():
+    """The compiler, imported at the first launch miss rather than with tessera: the front end is
+    half of the package's import time, which a process that only imports tessera, interprets
+    kernels or launches nothing should not pay."""
+    from ..compiler import compiler
+    return compiler
 
 
 def launch_miss(jit_fn, key, bound, options, device):
@@ -20,7 +27,7 @@ def launch_miss(jit_fn, key, bound, options, device):
     except (TypeError, ValueError) as e:
         raise type(e)(f"{jit_fn.__name__}: {e}") from None
     spec = specialize.decode(jit_fn, key, backend.specialization, bound)
-    kernel = compiler.compile_cached(jit_fn, spec.arg_types, spec.constexprs, spec.attrs,
+    kernel = _compiler().compile_cached(jit_fn, spec.arg_types, spec.constexprs, spec.attrs,
                                      backend.current_target(device), opts)
     kernel.metadata["device"] = device
     kernel.loaded = backend.load(kernel, device)
@@ -32,7 +39,7 @@ def launch_miss(jit_fn, key, bound, options, device):
 
 def check_globals(jit_fn, kernel):
     """The launcher's check when a global a kernel read may have changed."""
-    compiler.check_globals(jit_fn, kernel.metadata["used_globals"])
+    _compiler().check_globals(jit_fn, kernel.metadata["used_globals"])
 
 
 jit.install_slow_path(launch_miss, check_globals)
