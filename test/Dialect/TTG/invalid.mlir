@@ -368,7 +368,7 @@ tt.func @f(%a: !ttg.memdesc<4x!tt.ptr<f16>, #shared, #smem>) {
 
 // -----
 
-// expected-error @+1 {{a memory descriptor needs a shared layout (#ttg.swizzled_shared or #ttg.nvmma_shared)}}
+// expected-error @+1 {{a memory descriptor needs a shared layout (e.g. #ttg.swizzled_shared)}}
 tt.func @f(%a: !ttg.memdesc<4xf16>) {
   tt.return
 }
@@ -377,7 +377,7 @@ tt.func @f(%a: !ttg.memdesc<4xf16>) {
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #smem = #ttg.shared_memory
-// expected-error @+1 {{a memory descriptor needs a shared layout (#ttg.swizzled_shared or #ttg.nvmma_shared), but its layout is #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>}}
+// expected-error @+1 {{a memory descriptor needs a shared layout (e.g. #ttg.swizzled_shared), but its layout is #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>}}
 tt.func @f(%a: !ttg.memdesc<4xf16, #blocked, #smem>) {
   tt.return
 }

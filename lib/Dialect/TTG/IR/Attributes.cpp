@@ -403,61 +403,6 @@ void SwizzledSharedEncodingAttr::print(AsmPrinter &printer) const {
 }
 
 //===----------------------------------------------------------------------===//
-// NVMMASharedEncodingAttr
-//===----------------------------------------------------------------------===//
-
-/// An nvmma_shared layout without CTA keys describes 2-D tiles.
-static constexpr unsigned kNVMMADefaultRank = 2;
-
-LogicalResult NVMMASharedEncodingAttr::verify(
-    EmitErrorFn emitError, unsigned swizzlingByteWidth, bool transposed,
-    unsigned elementBitWidth, bool fp4Padded, CTALayoutAttr cta) {
-  StringRef name = "#ttg.nvmma_shared";
-  if (!llvm::is_contained({0u, 32u, 64u, 128u}, swizzlingByteWidth))
-    return emitError() << name
-                       << " needs swizzlingByteWidth 0, 32, 64 or 128, but it "
-                          "is "
-                       << swizzlingByteWidth;
-  if (!llvm::is_contained({8u, 16u, 32u, 64u}, elementBitWidth))
-    return emitError() << name
-                       << " needs elementBitWidth 8, 16, 32 or 64, but it is "
-                       << elementBitWidth;
-  if (fp4Padded && elementBitWidth != 8)
-    return emitError() << name
-                       << " with fp4Padded needs elementBitWidth 8, but it is "
-                       << elementBitWidth;
-  if (!cta)
-    return emitError() << name << " needs a CTA layout";
-  return success();
-}
-
-Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
-  LayoutBody body(parser, "#ttg.nvmma_shared");
-  unsigned swizzlingByteWidth, elementBitWidth;
-  bool transposed, fp4Padded;
-  CTALayoutAttr cta;
-  if (body.parse() ||
-      body.getUnsigned("swizzlingByteWidth", swizzlingByteWidth) ||
-      body.getBool("transposed", transposed) ||
-      body.getUnsigned("elementBitWidth", elementBitWidth) ||
-      body.getBool("fp4Padded", fp4Padded, /*defaultValue=*/false) ||
-      body.getCTALayout(kNVMMADefaultRank, cta) || body.finish())
-    return {};
-  return getChecked(body.emitErrorFn(), parser.getContext(), swizzlingByteWidth,
-                    transposed, elementBitWidth, fp4Padded, cta);
-}
-
-void NVMMASharedEncodingAttr::print(AsmPrinter &printer) const {
-  printer << "<{swizzlingByteWidth = " << getSwizzlingByteWidth()
-          << ", transposed = " << (getTransposed() ? "true" : "false")
-          << ", elementBitWidth = " << getElementBitWidth();
-  if (getFp4Padded())
-    printer << ", fp4Padded = true";
-  printCTALayout(printer, getCTALayout(), kNVMMADefaultRank);
-  printer << "}>";
-}
-
-//===----------------------------------------------------------------------===//
 // SharedMemorySpaceAttr
 //===----------------------------------------------------------------------===//
 
@@ -492,7 +437,6 @@ void SharedMemorySpaceAttr::print(AsmPrinter &) const {}
 
 TTG_CTA_LAYOUT_FORWARDERS(BlockedEncodingAttr)
 TTG_CTA_LAYOUT_FORWARDERS(SwizzledSharedEncodingAttr)
-TTG_CTA_LAYOUT_FORWARDERS(NVMMASharedEncodingAttr)
 #undef TTG_CTA_LAYOUT_FORWARDERS
 
 CTALayoutAttr mlir::tessera::ttg::getCTALayoutOf(Attribute layout) {

@@ -9,9 +9,8 @@
 // of them: the vendor's own conversion (third_party/<vendor>).
 // Shared layouts map an element offset in shared memory to coordinates:
 // swizzled_shared XORs the vector index of a row's elements with
-// (row / perPhase) % maxPhase; nvmma_shared splits the contiguous dim into
-// tiles of swizzlingByteWidth bytes, each stored whole, with 16-byte chunks
-// XOR-ed by the row's phase (perPhase = 128 / width, maxPhase = width / 16).
+// (row / perPhase) % maxPhase; a vendor's shared layouts give their own
+// (SharedEncodingTrait::toSharedLinearLayout).
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,8 +126,9 @@ bool mlir::tessera::supportsLinearLayout(RankedTensorType type) {
 /// size C holds runs of `vec` elements whose run index is XOR-ed with
 /// (row / perPhase) % maxPhase, rows along `rowDim`; `tileCols` > 0 splits the
 /// fastest dim into tiles of that many elements stored one after another.
-static LinearLayout swizzled(ArrayRef<int64_t> shape, ArrayRef<unsigned> order, int64_t vec,
-                             int64_t perPhase, int64_t maxPhase, int64_t tileCols) {
+LinearLayout mlir::tessera::swizzledSharedLayout(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
+                                                 int64_t vec, int64_t perPhase, int64_t maxPhase,
+                                                 int64_t tileCols) {
   size_t rank = shape.size();
   std::vector<std::string> outs = outDimNames(rank);
   std::vector<LinearLayout::BasisVec> offset;
@@ -167,19 +167,11 @@ std::optional<LinearLayout> mlir::tessera::toSharedLinearLayout(ArrayRef<int64_t
     if (sw.getOrder().size() != shape.size() || !isPow2(sw.getVec()) ||
         !isPow2(sw.getPerPhase()) || !isPow2(sw.getMaxPhase()))
       return std::nullopt;
-    return swizzled(shape, sw.getOrder(), sw.getVec(), sw.getPerPhase(), sw.getMaxPhase(), 0);
+    return swizzledSharedLayout(shape, sw.getOrder(), sw.getVec(), sw.getPerPhase(), sw.getMaxPhase(), 0);
   }
-  if (auto nv = dyn_cast<ttg::NVMMASharedEncodingAttr>(encoding)) {
-    if (shape.size() != 2 || nv.getFp4Padded())
-      return std::nullopt;
-    int64_t bytes = std::max<int64_t>(nv.getElementBitWidth() / 8, 1);
-    int64_t width = nv.getSwizzlingByteWidth();
-    SmallVector<unsigned> order = nv.getTransposed() ? SmallVector<unsigned>{0, 1}
-                                                     : SmallVector<unsigned>{1, 0};
-    if (width == 0)
-      return swizzled(shape, order, 1, 1, 1, 0);
-    return swizzled(shape, order, 16 / bytes, 128 / width, width / 16, width / bytes);
-  }
+  // A vendor's shared layouts say their own.
+  if (auto shared = dyn_cast<ttg::SharedEncodingTrait>(encoding))
+    return shared.toSharedLinearLayout(shape);
   return std::nullopt;
 }
 

@@ -157,10 +157,10 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << elementType;
   if (!encoding)
     return emitError() << "a memory descriptor needs a shared layout "
-                          "(#ttg.swizzled_shared or #ttg.nvmma_shared)";
+                          "(e.g. #ttg.swizzled_shared)";
   if (!isa<SharedEncodingTrait>(encoding))
     return emitError() << "a memory descriptor needs a shared layout "
-                          "(#ttg.swizzled_shared or #ttg.nvmma_shared), but "
+                          "(e.g. #ttg.swizzled_shared), but "
                           "its layout is "
                        << encoding;
   if (!memorySpace)

@@ -48,7 +48,7 @@ def TT_TensorDescType : TT_TypeDef<"TensorDesc", "tensordesc"> {
   let summary = "a tensor descriptor: a global tensor read and written by blocks";
   let description = [{
     Describes a strided global tensor that is accessed a whole block at a
-    time (TMA on NVIDIA Hopper and later). The parameter is the block type.
+    time (by a bulk tensor-copy engine where the target has one). The parameter is the block type.
 
     ```mlir
     !tt.tensordesc<tensor<64x64xf16>>

@@ -30,7 +30,8 @@ bool supportsLinearLayout(RankedTensorType type);
 ::tessera::LinearLayout reshapeRowMajor(const ::tessera::LinearLayout &layout,
                                         ArrayRef<int64_t> shape);
 
-/// The layout of a shared-memory buffer (swizzled_shared, nvmma_shared): from
+/// The layout of a shared-memory buffer (swizzled_shared, a vendor's shared
+/// layouts through SharedEncodingTrait): from
 /// the element offset in shared memory (in dim "offset") to the tensor
 /// coordinates (dim0, dim1, ...); std::nullopt for other encodings.
 std::optional<::tessera::LinearLayout> toSharedLinearLayout(ArrayRef<int64_t> shape,
@@ -41,6 +42,14 @@ std::optional<::tessera::LinearLayout> toSharedLinearLayout(ArrayRef<int64_t> sh
 /// their bases (a vendor's tensor-core fragments).
 ::tessera::LinearLayout fitTile2D(std::vector<::tessera::LinearLayout::InDimBases> bases,
                                   int32_t rows, int32_t cols, ArrayRef<int64_t> shape);
+
+/// Offsets of a swizzled row-major stack of `shape`: the fastest dim
+/// (`order[0]`) holds runs of `vec` elements whose run index is XOR-ed with
+/// (row / perPhase) % maxPhase, rows along `order[1]`; `tileCols` > 0 splits
+/// the fastest dim into tiles of that many elements stored one after another.
+::tessera::LinearLayout swizzledSharedLayout(ArrayRef<int64_t> shape, ArrayRef<unsigned> order,
+                                             int64_t vec, int64_t perPhase, int64_t maxPhase,
+                                             int64_t tileCols);
 
 } // namespace mlir::tessera
 

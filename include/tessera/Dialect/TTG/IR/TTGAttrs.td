@@ -133,27 +133,6 @@ def TTG_SwizzledSharedEncodingAttr : TTG_Attr<"SwizzledSharedEncoding", "swizzle
   let genVerifyDecl = 1;
 }
 
-def TTG_NVMMASharedEncodingAttr : TTG_Attr<"NVMMASharedEncoding", "nvmma_shared", [
-    DeclareAttrInterfaceMethods<TTG_LayoutEncodingTrait>, TTG_SharedEncodingTrait]> {
-  let summary = "the shared-memory layout that wgmma and TMA read and write";
-  let description = [{
-    The hardware's swizzled layout of NVIDIA Hopper: rows of
-    `swizzlingByteWidth` bytes (0 for no swizzling, 32, 64 or 128) of
-    `elementBitWidth`-bit elements; `transposed` says the buffer is stored
-    K-major for the other operand. `fp4Padded = true` (printed only when set)
-    marks fp4 data padded to bytes.
-
-    ```mlir
-    #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-    ```
-  }];
-  let parameters = (ins "unsigned":$swizzlingByteWidth, "bool":$transposed,
-                        "unsigned":$elementBitWidth, "bool":$fp4Padded,
-                        "CTALayoutAttr":$CTALayout);
-  let hasCustomAssemblyFormat = 1;
-  let genVerifyDecl = 1;
-}
-
 def TTG_SharedMemorySpaceAttr : TTG_Attr<"SharedMemorySpace", "shared_memory"> {
   let summary = "the memory space of a CTA's shared memory";
   let description = [{

@@ -80,9 +80,18 @@ def TTG_SharedEncodingTrait : AttrInterface<"SharedEncodingTrait"> {
   let cppNamespace = "::mlir::tessera::ttg";
   let description = [{
     A layout of a buffer in shared memory (the encoding of a
-    `!ttg.memdesc`). Implemented by `#ttg.swizzled_shared` and
-    `#ttg.nvmma_shared`.
+    `!ttg.memdesc`). Implemented by `#ttg.swizzled_shared` and by the shared
+    layouts vendors add (e.g. the cuda backend's `#ttg.nvmma_shared`), which
+    give their LinearLayout through `toSharedLinearLayout`.
   }];
+  let methods = [
+    InterfaceMethod<[{The buffer of `shape` as a LinearLayout from the element
+                      offset ("offset") to the coordinates (std::nullopt where
+                      it has none).}],
+                    "std::optional<::tessera::LinearLayout>", "toSharedLinearLayout",
+                    (ins "::llvm::ArrayRef<int64_t>":$shape), [{}],
+                    [{ return std::nullopt; }]>,
+  ];
 }
 
 #endif // TESSERA_DIALECT_TTG_IR_TTGINTERFACES_TD

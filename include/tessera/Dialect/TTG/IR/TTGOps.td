@@ -213,7 +213,7 @@ def TTG_AsyncCopyGlobalToLocalOp : TTG_Op<"async_copy_global_to_local", [
                         "::mlir::tessera::tt::getPointeeType($_self)">]> {
   let summary = "start copying global memory into a buffer in shared memory";
   let description = [{
-    Starts an asynchronous copy (`cp.async` on NVIDIA) of the elements the
+    Starts an asynchronous copy (the target's global-to-shared copy) of the elements the
     pointers name into the mutable buffer, which has the pointers' shape and
     their pointee type. Where `mask` is false nothing is read and the buffer
     receives `other` (zero without it). `contiguity` is how many consecutive

@@ -1,4 +1,4 @@
-//===- NVIDIALayouts.cpp - #ttg.nvidia_mma -------------------------------------===//
+//===- NVIDIALayouts.cpp - #ttg.nvidia_mma, #ttg.nvmma_shared ----------------------------------===//
 //
 // nvidia_mma version 2 (mma.sync m16n8k*): each warp holds 16x8 accumulator
 // tiles; lane l has rows l/4 and l/4 + 8, columns 2*(l%4) and 2*(l%4) + 1
@@ -10,6 +10,7 @@
 // K + 2k, n +1, +2, +4; warps along n only. These are the fragments of PTX's
 // mma.sync.m16n8k{8k} (e.g. k = 2 for f16/bf16, 4 for 8-bit types).
 // Version 3 (wgmma) parses, prints and verifies; it has no LinearLayout yet.
+// #ttg.nvmma_shared: the shared-memory layout wgmma and TMA use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,7 +56,7 @@ bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
 void ::tessera::nvidia::registerLayouts(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *, TTGDialect *dialect) {
-    dialect->addVendorAttributes<NvidiaMmaEncodingAttr>();
+    dialect->addVendorAttributes<NvidiaMmaEncodingAttr, NVMMASharedEncodingAttr>();
   });
 }
 
@@ -207,4 +208,82 @@ NvidiaMmaEncodingAttr::toDotOperandLinearLayout(ArrayRef<int64_t> shape, unsigne
                     {"lane", {{k, 0}, {2 * k, 0}, {0, 1}, {0, 2}, {0, 4}}},
                     {"warp", mmaWarpBases(*this, false, true, 16, 8)}},
                    8 * k, 8 * wn, shape);
+}
+
+//===----------------------------------------------------------------------===//
+// NVMMASharedEncodingAttr
+//===----------------------------------------------------------------------===//
+
+/// An nvmma_shared layout without CTA keys describes 2-D tiles.
+static constexpr unsigned kNVMMADefaultRank = 2;
+
+LogicalResult NVMMASharedEncodingAttr::verify(
+    EmitErrorFn emitError, unsigned swizzlingByteWidth, bool transposed,
+    unsigned elementBitWidth, bool fp4Padded, CTALayoutAttr cta) {
+  StringRef name = "#ttg.nvmma_shared";
+  if (!llvm::is_contained({0u, 32u, 64u, 128u}, swizzlingByteWidth))
+    return emitError() << name
+                       << " needs swizzlingByteWidth 0, 32, 64 or 128, but it "
+                          "is "
+                       << swizzlingByteWidth;
+  if (!llvm::is_contained({8u, 16u, 32u, 64u}, elementBitWidth))
+    return emitError() << name
+                       << " needs elementBitWidth 8, 16, 32 or 64, but it is "
+                       << elementBitWidth;
+  if (fp4Padded && elementBitWidth != 8)
+    return emitError() << name
+                       << " with fp4Padded needs elementBitWidth 8, but it is "
+                       << elementBitWidth;
+  if (!cta)
+    return emitError() << name << " needs a CTA layout";
+  return success();
+}
+
+Attribute NVMMASharedEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.nvmma_shared");
+  unsigned swizzlingByteWidth, elementBitWidth;
+  bool transposed, fp4Padded;
+  CTALayoutAttr cta;
+  if (body.parse() ||
+      body.getUnsigned("swizzlingByteWidth", swizzlingByteWidth) ||
+      body.getBool("transposed", transposed) ||
+      body.getUnsigned("elementBitWidth", elementBitWidth) ||
+      body.getBool("fp4Padded", fp4Padded, /*defaultValue=*/false) ||
+      body.getCTALayout(kNVMMADefaultRank, cta) || body.finish())
+    return {};
+  return getChecked(body.emitErrorFn(), parser.getContext(), swizzlingByteWidth,
+                    transposed, elementBitWidth, fp4Padded, cta);
+}
+
+void NVMMASharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{swizzlingByteWidth = " << getSwizzlingByteWidth()
+          << ", transposed = " << (getTransposed() ? "true" : "false")
+          << ", elementBitWidth = " << getElementBitWidth();
+  if (getFp4Padded())
+    printer << ", fp4Padded = true";
+  printCTALayout(printer, getCTALayout(), kNVMMADefaultRank);
+  printer << "}>";
+}
+
+SmallVector<unsigned> NVMMASharedEncodingAttr::getCTAsPerCGA() const {
+  return SmallVector<unsigned>(getCTALayout().getCTAsPerCGA());
+}
+SmallVector<unsigned> NVMMASharedEncodingAttr::getCTASplitNum() const {
+  return SmallVector<unsigned>(getCTALayout().getCTASplitNum());
+}
+SmallVector<unsigned> NVMMASharedEncodingAttr::getCTAOrder() const {
+  return SmallVector<unsigned>(getCTALayout().getCTAOrder());
+}
+
+std::optional<LinearLayout>
+NVMMASharedEncodingAttr::toSharedLinearLayout(ArrayRef<int64_t> shape) const {
+  if (shape.size() != 2 || getFp4Padded() || !llvm::all_of(shape, isPow2))
+    return std::nullopt;
+  int64_t bytes = std::max<int64_t>(getElementBitWidth() / 8, 1);
+  int64_t width = getSwizzlingByteWidth();
+  SmallVector<unsigned> order = getTransposed() ? SmallVector<unsigned>{0, 1}
+                                                : SmallVector<unsigned>{1, 0};
+  if (width == 0)
+    return swizzledSharedLayout(shape, order, 1, 1, 1, 0);
+  return swizzledSharedLayout(shape, order, 16 / bytes, 128 / width, width / 16, width / bytes);
 }

@@ -46,4 +46,29 @@ def TTG_NvidiaMmaEncodingAttr : TTG_Attr<"NvidiaMmaEncoding", "nvidia_mma", [
   }];
 }
 
+def TTG_NVMMASharedEncodingAttr : TTG_Attr<"NVMMASharedEncoding", "nvmma_shared", [
+    DeclareAttrInterfaceMethods<TTG_LayoutEncodingTrait>,
+    DeclareAttrInterfaceMethods<TTG_SharedEncodingTrait, ["toSharedLinearLayout"]>]> {
+  let summary = "the shared-memory layout that wgmma and TMA read and write";
+  let description = [{
+    The hardware's swizzled layout of NVIDIA Hopper (and later): rows of
+    `swizzlingByteWidth` bytes (0 for no swizzling, 32, 64 or 128) of
+    `elementBitWidth`-bit elements; `transposed` says the buffer is stored
+    K-major for the other operand. `fp4Padded = true` (printed only when set)
+    marks fp4 data padded to bytes. As a LinearLayout (2-D, not fp4-padded):
+    the contiguous dim is split into tiles of `swizzlingByteWidth` bytes,
+    each stored whole, with 16-byte chunks XOR-ed by the row's phase
+    (perPhase = 128 / width, maxPhase = width / 16).
+
+    ```mlir
+    #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$swizzlingByteWidth, "bool":$transposed,
+                        "unsigned":$elementBitWidth, "bool":$fp4Padded,
+                        "CTALayoutAttr":$CTALayout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 #endif // TESSERA_NVIDIA_DIALECT_TTG_NVIDIALAYOUTS_TD
