@@ -211,11 +211,17 @@ public:
       for (auto [init, arg] : llvm::zip(whileOp.getInits(), whileOp.getBeforeArguments()))
         arg.setType(init.getType());
       for (auto [i, r] : llvm::enumerate(whileOp.getResults())) {
+        // A result carried like the init of the same position (a tensor of
+        // the same shape and element type) keeps that init's layout;
+        // scalars and pointers stay as they are.
         Type t = defaultType(r.getType());
-        if (i < whileOp.getInits().size() &&
-            cast<ShapedType>(whileOp.getInits()[i].getType()).getShape() ==
-                cast<ShapedType>(r.getType()).getShape())
-          t = whileOp.getInits()[i].getType();
+        if (i < whileOp.getInits().size()) {
+          auto init = dyn_cast<RankedTensorType>(whileOp.getInits()[i].getType());
+          auto result = dyn_cast<RankedTensorType>(r.getType());
+          if (init && result && init.getShape() == result.getShape() &&
+              init.getElementType() == result.getElementType())
+            t = init;
+        }
         r.setType(t);
         whileOp.getAfterArguments()[i].setType(t);
       }

@@ -246,3 +246,13 @@ def test_reshape_in_registers_keeps_row_major_order(R, C, warps):
     out = torch.empty(R * C, device="cuda")
     flatten_rows[(1,)](x, out, R=R, C=C, num_warps=warps)
     assert torch.equal(out, x.reshape(-1))
+
+
+def test_while_loops_carrying_scalars_tensors_and_pointers():
+    from ..unit.compiler.test_while_loops import count_to, mixed_carry
+    out = torch.zeros(1, dtype=torch.int32, device="cuda")
+    count_to[(1,)](out, 7)
+    assert out.item() == 7
+    buf = torch.zeros(5 + 128, device="cuda")
+    mixed_carry[(1,)](buf, 5, BLOCK=128)
+    assert torch.all(buf[5:] == 5.0) and torch.all(buf[:5] == 0.0)
