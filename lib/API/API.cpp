@@ -151,7 +151,7 @@ bool tessera::api::detail::rejectDeepInput(const std::string &text,
                                            const std::string &bufferName,
                                            std::vector<Diagnostic> &diagnostics) {
   tessera::InputError inputError;
-  if (tessera::checkNestingDepth(text, inputError))
+  if (tessera::checkInput(text, inputError))
     return false;
   Diagnostic d;
   d.severity = "error";

@@ -49,7 +49,7 @@ static int runOpt(int argc, char **argv) {
   }
   tessera::InputError inputError;
   llvm::StringRef text = file->getBuffer();
-  if (!tessera::checkNestingDepth(std::string_view(text.data(), text.size()),
+  if (!tessera::checkInput(std::string_view(text.data(), text.size()),
                                   inputError)) {
     llvm::errs() << inputError.str(inputFilename == "-" ? "<stdin>"
                                                         : inputFilename)

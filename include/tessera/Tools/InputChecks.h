@@ -2,7 +2,8 @@
 //
 // MLIR's parser recurses once per nesting level, so a deeply nested input can
 // exhaust the stack. Tessera's tools parse on a thread with a large stack and
-// reject inputs nested deeper than kMaxNestingDepth before parsing.
+// reject inputs nested deeper than kMaxNestingDepth before parsing, and
+// inputs the upstream parser is known to crash on (checkParserHazards).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,15 @@ struct InputError {
 /// skipped; bytecode is not checked). Returns false and fills `error` when
 /// the input nests deeper than kMaxNestingDepth.
 bool checkNestingDepth(std::string_view text, InputError &error);
+
+/// Rejects input that MLIR 22's parser crashes on instead of diagnosing:
+/// a dense array of `index` (`array<index: 1>`, also through a type alias
+/// such as `!i = index`). Returns false and fills `error` (located at the
+/// array) for such input.
+bool checkParserHazards(std::string_view text, InputError &error);
+
+/// Both checks, nesting first: what every entry point runs before parsing.
+bool checkInput(std::string_view text, InputError &error);
 
 } // namespace tessera
 
