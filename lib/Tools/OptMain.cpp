@@ -16,6 +16,7 @@
 #include "tessera/Tools/InputChecks.h"
 #include "tessera/Tools/RegisterAll.h"
 #include "tessera/Tools/Verify.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -37,7 +38,25 @@ static int runOpt(int argc, char **argv) {
   config.verifyOnParsing(false);
   config.setPassPipelineSetupFn([cliConfig](mlir::PassManager &pm) {
     pm.addPass(tessera::createVerifyWithSourceLocationsPass());
-    return cliConfig.setupPassPipeline(pm);
+    if (mlir::failed(cliConfig.setupPassPipeline(pm)))
+      return mlir::failure();
+    // --pass-pipeline=... replaces the pass manager's contents: put the input
+    // check back in front, so both forms verify before any pass runs.
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    pm.printAsTextualPipeline(os);
+    llvm::StringRef inner(text);
+    if (inner.starts_with("builtin.module(tessera-verify-input"))
+      return mlir::success();
+    if (!inner.consume_front("builtin.module(") || !inner.consume_back(")"))
+      return mlir::success(); // not anchored on builtin.module: MLIR reports it
+    std::string fixed = "builtin.module(tessera-verify-input" +
+                        (inner.empty() ? std::string() : "," + inner.str()) + ")";
+    mlir::FailureOr<mlir::OpPassManager> parsed = mlir::parsePassPipeline(fixed, llvm::errs());
+    if (mlir::failed(parsed))
+      return mlir::failure();
+    static_cast<mlir::OpPassManager &>(pm) = *parsed;
+    return mlir::success();
   });
 
   std::string errorMessage;

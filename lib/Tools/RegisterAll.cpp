@@ -20,6 +20,7 @@
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "tessera/Dialect/TTG/Transforms/Passes.h"
 #include "tessera/Target/Backend.h"
+#include "tessera/Tools/Verify.h"
 
 void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::tessera::tt::TTDialect, mlir::tessera::ttg::TTGDialect,
@@ -52,6 +53,8 @@ void tessera::registerAllPasses() {
   mlir::registerTopologicalSortPass();
   // convert-scf-to-cf, without the catch-all mlir/Conversion/Passes.h.
   mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
+  // The input check tessera-opt runs first (also named in --pass-pipeline).
+  mlir::registerPass([] { return ::tessera::createVerifyWithSourceLocationsPass(); });
   mlir::tessera::registerTTTransformsPasses();
   mlir::tessera::registerTTToTTGPasses();
   mlir::tessera::registerTTGTransformsPasses();

@@ -71,9 +71,23 @@ tt.func @f(%x: f32) {
 
 // -----
 
+// The signature is checked too (its arguments are not operands of any op).
+// expected-error @+1 {{'tt.func' op argument #0 of type 'tensor<99999999999x99999999999xf32>' has more than the 1048576 elements a tensor may hold}}
 tt.func @f(%x: tensor<99999999999x99999999999xf32>) {
-  // expected-error @+1 {{'tt.trans' op operand #0 of type 'tensor<99999999999x99999999999xf32>' has more than the 1048576 elements a tensor may hold}}
-  %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<99999999999x99999999999xf32> -> tensor<99999999999x99999999999xf32>
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{'tt.func' op function result #0 of type 'tensor<2048x1024xf32>' has more than the 1048576 elements a tensor may hold}}
+tt.func private @g() -> tensor<2048x1024xf32>
+
+// -----
+
+tt.func @f(%p: !tt.ptr<f32>) {
+  %x = tt.load %p : !tt.ptr<f32>
+  // expected-error @+1 {{'tt.splat' op result #0 of type 'tensor<99999999999x99999999999xf32>' has more than the 1048576 elements a tensor may hold}}
+  %t = tt.splat %x : f32 -> tensor<99999999999x99999999999xf32>
   tt.return
 }
 

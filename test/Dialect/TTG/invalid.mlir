@@ -866,3 +866,21 @@ tt.func @f() {
   %0 = ttg.global_scratch_alloc {alignment = 0 : i32, nbytes = 1024 : i32} : !tt.ptr<i8>
   tt.return
 }
+
+// -----
+
+// A tile past the largest tensor (2^20 elements) overflowed the layout
+// arithmetic (LLVM ERROR) or took minutes to lower.
+// expected-error @+1 {{#ttg.blocked covers more than 1048576 elements per CTA (sizePerThread [1, 2147483648], threadsPerWarp [1, 32], warpsPerCTA [4, 1])}}
+#too_big = #ttg.blocked<{sizePerThread = [1, 2147483648], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+tt.func @f(%a: tensor<4x64xf32, #too_big>) {
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{#ttg.blocked covers more than 1048576 elements per CTA (sizePerThread [65536], threadsPerWarp [32], warpsPerCTA [4])}}
+#big = #ttg.blocked<{sizePerThread = [65536], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+tt.func @g(%a: tensor<64xf32, #big>) {
+  tt.return
+}

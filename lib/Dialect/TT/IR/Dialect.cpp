@@ -2,6 +2,8 @@
 
 #include "tessera/Dialect/TT/IR/Dialect.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -233,6 +235,16 @@ LogicalResult mlir::tessera::tt::verifyTensorSizes(Operation *op) {
              << " elements a tensor may hold";
     return success();
   };
+  // A function's signature holds tiles too (its arguments are block
+  // arguments, not operands).
+  if (auto fn = dyn_cast<FunctionOpInterface>(op)) {
+    for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes()))
+      if (failed(check(t, "argument", i)))
+        return failure();
+    for (auto [i, t] : llvm::enumerate(fn.getResultTypes()))
+      if (failed(check(t, "function result", i)))
+        return failure();
+  }
   for (auto [i, v] : llvm::enumerate(op->getOperands()))
     if (failed(check(v.getType(), "operand", i)))
       return failure();

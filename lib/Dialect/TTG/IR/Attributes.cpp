@@ -174,6 +174,19 @@ LogicalResult BlockedEncodingAttr::verify(EmitErrorFn emitError,
       failed(verifyPowersOfTwo(emitError, name, "warpsPerCTA", warpsPerCTA)) ||
       failed(verifyOrder(emitError, name, "order", order)))
     return failure();
+  // One CTA's tile (elements per thread x threads x warps) is at most the
+  // largest tensor (kMaxTensorElements): larger tiles describe no tensor the
+  // language can make, and overflow the layout arithmetic.
+  uint64_t tile = 1;
+  for (unsigned factor : llvm::concat<const unsigned>(sizePerThread, threadsPerWarp, warpsPerCTA)) {
+    tile *= factor; // each factor < 2^32 and tile <= 2^20 before: no overflow
+    if (tile > uint64_t(tt::kMaxTensorElements))
+      return emitError() << name << " covers more than " << tt::kMaxTensorElements
+                         << " elements per CTA (sizePerThread "
+                         << arrayToString(sizePerThread) << ", threadsPerWarp "
+                         << arrayToString(threadsPerWarp) << ", warpsPerCTA "
+                         << arrayToString(warpsPerCTA) << ")";
+  }
   return verifyCTARank(emitError, name, cta, rank);
 }
 
