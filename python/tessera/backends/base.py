@@ -78,9 +78,10 @@ class Options:
     def validate(self):
         """Raise TypeError (wrong type) or ValueError (wrong value) naming the option and value."""
         self.check("num_warps", _is_int, "an int")
-        self.check("num_warps", lambda v: v >= 1 and not v & (v - 1), "a power of two", ValueError)
+        self.check("num_warps", lambda v: 1 <= v <= 32 and not v & (v - 1),
+                   "a power of two in 1..32 (a block has at most 1024 threads)", ValueError)
         self.check("num_stages", _is_int, "an int")
-        self.check("num_stages", lambda v: v >= 1, "at least 1", ValueError)
+        self.check("num_stages", lambda v: 1 <= v <= 16, "in 1..16", ValueError)
         self.check("num_ctas", _is_int, "an int")
         self.check("num_ctas", lambda v: v == 1, "1 (clusters of CTAs are not supported)", ValueError)
         self.check("maxnreg", lambda v: v is None or _is_int(v), "an int or None")

@@ -34,3 +34,16 @@ def test_maxnreg_reaches_ptxas():
 def test_unknown_options_are_errors():
     with pytest.raises(TypeError, match="unknown option\\(s\\) fast_math"):
         tessera.compile(axpy, signature=SIG, fast_math=True)
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("num_warps", 1024, "num_warps=1024 is not valid: it must be a power of two in 1..32"),
+    ("num_warps", 3, "num_warps=3 is not valid"),
+    ("num_stages", -1, "num_stages=-1 is not valid: it must be in 1..16"),
+    ("maxnreg", -5, "maxnreg=-5 is not valid: it must be in 16..255"),
+])
+def test_out_of_range_options_are_value_errors(name, value, message):
+    with pytest.raises(ValueError, match=message):
+        tessera.compile(axpy, signature=SIG, **{name: value})
+    with pytest.raises(ValueError, match=message):
+        tessera.Config({}, **{name: value})
