@@ -23,8 +23,10 @@ import hashlib
 import json
 import logging
 import os
+import stat
 import struct
 import tempfile
+import time
 import types
 
 from .. import _core, backends
@@ -214,10 +216,22 @@ class DiskCache:
         """(asm, meta) of an entry, or None when absent or invalid (an invalid entry is removed)."""
         path = self.path(key)
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            # O_NONBLOCK: a FIFO (or a device) where an entry should be must not block the
+            # compiling process; only a regular file is read.
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         except FileNotFoundError:
             return None
+        except OSError as e:
+            log.warning("tessera cache: cannot read %s (%s); recompiling", path, e)
+            return None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                log.warning("tessera cache: %s is not a regular file; removing it and recompiling", path)
+                self._remove(path)
+                return None
+            with os.fdopen(fd, "rb") as f:
+                data = f.read()
         except OSError as e:
             log.warning("tessera cache: cannot read %s (%s); recompiling", path, e)
             return None
@@ -225,11 +239,34 @@ class DiskCache:
             return self._decode(data, key)
         except (ValueError, KeyError, TypeError, struct.error, UnicodeDecodeError) as e:
             log.warning("tessera cache: discarding invalid entry %s (%s); recompiling", path, e)
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+            self._remove(path)
             return None
+
+    @staticmethod
+    def _remove(path):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+    # A temporary file older than this was left by a writer that died before its rename.
+    STALE_TMP_SECONDS = 3600
+
+    @classmethod
+    def _remove_stale_tmp(cls, directory):
+        now = time.time()
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            return
+        for name in names:
+            if name.startswith(".") and name.endswith(".tmp"):
+                path = os.path.join(directory, name)
+                try:
+                    if now - os.lstat(path).st_mtime > cls.STALE_TMP_SECONDS:
+                        os.unlink(path)
+                except OSError:
+                    pass
 
     @staticmethod
     def _decode(data, key):
@@ -280,6 +317,7 @@ class DiskCache:
                 f.write(data)
             os.replace(tmp, path)
             tmp = None
+            self._remove_stale_tmp(os.path.dirname(path))
         except OSError as e:
             log.warning("tessera cache: cannot write %s (%s)", path, e)
         finally:

@@ -148,11 +148,54 @@ def test_key_covers_sources_globals_options_and_target(tmp_path, cache_dir):
     assert key(base) == k
 
 
-def test_build_key_reads_the_native_build_ids():
+def test_build_key_reads_the_native_build_ids(monkeypatch):
     from tessera import _core
     bid = cache._elf_build_id(_core._native().__file__)
     assert len(bid) in (40, 64) and int(bid, 16) >= 0
-    assert cache.build_key() == cache.build_key()
+    # Computed afresh (not through the lru_cache), the key is stable...
+    fresh = cache.build_key.__wrapped__
+    assert fresh() == fresh() == cache.build_key()
+    # ...and another native build gives another key.
+    real = _core._native()
+
+    class OtherBuild:
+        __file__ = real.__file__
+
+        @staticmethod
+        def version():
+            return real.version() + "+other"
+    monkeypatch.setattr(_core, "_native", lambda: OtherBuild)
+    assert fresh() != cache.build_key()
+
+
+def test_a_fifo_in_place_of_an_entry_does_not_block(tmp_path, cache_dir, caplog):
+    """A FIFO where an entry should be is reported and replaced by the compiled entry; reading it
+    must not wait for a writer (the test would hang)."""
+    mod = _module(tmp_path, "fifo_mod")
+    k = tessera.compile(mod.kern, signature=mod.SIG, constexprs={"BLOCK": 128}, target="cuda:90")
+    (entry,) = [os.path.join(r, f) for r, _, fs in os.walk(cache_dir) for f in fs if f.endswith(".tsk")]
+    os.unlink(entry)
+    os.mkfifo(entry)
+    mod.kern.cache.clear()
+    with caplog.at_level(logging.WARNING, logger="tessera.cache"):
+        again = tessera.compile(mod.kern, signature=mod.SIG, constexprs={"BLOCK": 128}, target="cuda:90")
+    assert again.metadata["cache"] == "miss" and again.asm["ptx"] == k.asm["ptx"]
+    assert "not a regular file" in caplog.text
+    assert os.path.isfile(entry) and not os.path.islink(entry)
+
+
+def test_stale_temporary_files_are_removed(tmp_path, cache_dir):
+    """A .tmp file left by a writer that died is removed by the next write in its folder."""
+    mod = _module(tmp_path, "tmp_mod")
+    tessera.compile(mod.kern, signature=mod.SIG, constexprs={"BLOCK": 128}, target="cuda:90")
+    (folder,) = {r for r, _, fs in os.walk(cache_dir) for f in fs if f.endswith(".tsk")}
+    stale, fresh = os.path.join(folder, ".dead.stale.tmp"), os.path.join(folder, ".live.fresh.tmp")
+    for p in (stale, fresh):
+        open(p, "wb").close()
+    old = time.time() - 2 * cache.DiskCache.STALE_TMP_SECONDS
+    os.utime(stale, (old, old))
+    cache.DiskCache(cache_dir).put(os.path.basename(folder) + "f" * 62, {"ptx": "x"}, {})
+    assert not os.path.exists(stale) and os.path.exists(fresh)
 
 
 WORKER = textwrap.dedent('''
