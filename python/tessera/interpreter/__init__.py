@@ -8,6 +8,8 @@ kernel source line, the program id and the argument. Instrumentation clients (ho
 clients.py) observe loads, stores, atomics, dots, reductions and scans.
 """
 
+import operator
+
 import numpy as np
 
 from ..language import core
@@ -74,27 +76,33 @@ def _wrap_arg(name, v, memory):
         return core.tensor(np.array(float(v), dtype=np.float32), core.float32)
     if isinstance(v, (tuple, list)):
         return tuple(_wrap_arg(f"{name}[{i}]", x, memory) for i, x in enumerate(v))
-    return v  # dtypes, functions, strings: passed through as they are
+    # As the compiled launch path says it (runtime/specialize.describe).
+    raise TypeError(f"{name}: unsupported type {type(v).__name__} (expected a tensor, int, float, bool, "
+                    f"None, or a tuple of them)")
 
 
-def _normalize_grid(grid, bound):
+def _normalize_grid(grid, bound, name="kernel"):
+    """The grid as 3 ints, checked as the compiled launch path checks it (the same errors)."""
     if callable(grid):
         grid = grid(dict(bound))
     grid = core._unwrap(grid)
     if isinstance(grid, (int, np.integer)):
         grid = (grid,)
-    if not isinstance(grid, (tuple, list)) or not 1 <= len(grid) <= 3:
-        raise TypeError(f"the launch grid must be a tuple of 1 to 3 integers (or a callable returning one), "
-                        f"got {grid!r}")
+    if not isinstance(grid, (tuple, list)):
+        raise TypeError(f"grid of {name} must be an int, a tuple of 1 to 3 ints, or a callable of the "
+                        f"arguments returning one; got {grid!r}")
+    if not 1 <= len(grid) <= 3:
+        raise ValueError(f"grid of {name} must have 1 to 3 dimensions, got {grid!r}")
     out = []
-    for g in grid:
+    for i, g in enumerate(grid):
         g = core._unwrap(g)
         try:
-            gi = int(g)
-        except (TypeError, ValueError):
-            raise TypeError(f"grid entries must be integers, got {g!r}") from None
-        if gi < 0:
-            raise ValueError(f"grid entries must be non-negative, got {grid!r}")
+            gi = operator.index(g)  # ints (and numpy ints); not floats or strings
+        except TypeError:
+            raise TypeError(f"grid of {name}: dimension {i} must be an int, got {g!r}") from None
+        limit = 0x7FFFFFFF if i == 0 else 65535
+        if not 0 <= gi <= limit:
+            raise ValueError(f"grid of {name}: dimension {i} is {gi}, outside 0..{limit}")
         out.append(gi)
     while len(out) < 3:
         out.append(1)
@@ -105,7 +113,7 @@ def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, **ignored)
     """Run `jit_fn` on `grid` in the interpreter; stores land in the caller's tensors."""
     bound = jit_fn.bind(args, kwargs)
     raw = {name: core._unwrap(v) for name, v in bound.items()}
-    grid3 = _normalize_grid(grid, raw)
+    grid3 = _normalize_grid(grid, raw, jit_fn.__name__)
     memory = Memory()
     wrapped = {}
     for name, v in raw.items():
