@@ -337,7 +337,10 @@ def div_rn(a, b):
 def mod(a, b):
     a, b = _prepare(a, b, div_or_mod=True)
     if a.dtype.is_floating():
-        return _bin("remf", a, b)
+        # Python's (and Triton's) float remainder takes the divisor's sign:
+        # a - floor(a / b) * b, not C's fmod (-118.375 % 119.0 == 0.625).
+        q = math_unary("floor", _bin("divf", a, b))
+        return _bin("subf", a, _bin("mulf", q, b))
     return _bin("remsi" if a.dtype.is_int_signed() else "remui", a, b)
 
 

@@ -256,3 +256,11 @@ def test_while_loops_carrying_scalars_tensors_and_pointers():
     buf = torch.zeros(5 + 128, device="cuda")
     mixed_carry[(1,)](buf, 5, BLOCK=128)
     assert torch.all(buf[5:] == 5.0) and torch.all(buf[:5] == 0.0)
+
+
+def test_float_mod_is_floor_remainder_on_the_gpu():
+    from ..unit.language.test_float_mod import _inputs, expected, fmod_kernel
+    x, y, out = _inputs("cuda")
+    fmod_kernel[(1,)](x, y, out, N=8)
+    got = out.cpu().tolist()[:len(expected())]
+    assert all(abs(g - w) < 1e-5 for g, w in zip(got, expected())), (got, expected())
