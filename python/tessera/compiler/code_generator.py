@@ -1136,10 +1136,9 @@ class ModuleGenerator:
         leaves_in = []
         params = {}
         for pname, val in bound.items():
-            if pname in jit_fn.constexpr_names:
-                if _is_tensor(val):
-                    raise caller.error(node, f"argument '{pname}' of {jit_fn.__name__} is tl.constexpr, but the "
-                                             f"value passed is only known at run time")
+            # On a called function tl.constexpr is a hint, as in Triton: a value only known at
+            # run time is passed like any other (the attention tutorial relies on it).
+            if pname in jit_fn.constexpr_names and not _is_tensor(val):
                 v = _unwrap(val)
                 params[pname] = ("const", v)
                 key_parts.append((pname, "c", _hashable(v)))
