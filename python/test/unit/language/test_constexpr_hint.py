@@ -48,6 +48,11 @@ def bad_caller(out, n):
 
 
 def test_a_runtime_value_where_a_constant_is_needed_is_still_an_error():
-    with pytest.raises(tessera.CompilationError) as e:
+    """The error is where the constant is needed, with the call as a note."""
+    with pytest.raises(tessera.CompilationError) as info:
         tessera.compile(bad_caller, signature={"out": "*i32", "n": "i32"}, target="cuda:90")
-    assert "arange" in str(e.value)
+    e = info.value
+    assert "arange's end must be a compile-time constant" in e.message
+    assert e.lineno == _needs_constant.fn.__code__.co_firstlineno + 2
+    call_line = bad_caller.fn.__code__.co_firstlineno + 2
+    assert any(f"called from {bad_caller.filename}:{call_line}" in n for n in e.notes)

@@ -100,16 +100,6 @@ def block_condition(x_ptr):
 
 
 @tessera.jit
-def takes_constexpr(x_ptr, N: tl.constexpr):
-    tl.store(x_ptr + tl.arange(0, N), 1.0)
-
-
-@tessera.jit
-def passes_tensor_as_constexpr(x_ptr, n):
-    takes_constexpr(x_ptr, n)  # ERR
-
-
-@tessera.jit
 def static_assert_fails(x_ptr, BLOCK: tl.constexpr):
     tl.static_assert(BLOCK % 32 == 0, "BLOCK must be a multiple of 32")  # ERR
     tl.store(x_ptr, 1.0)
@@ -170,7 +160,6 @@ CASES = [
     (loop_type_change, (X, 4), "'acc' has type", "for i in range(n)"),
     (kernel_returns_value, (X,), "kernels cannot return values", "def kernel_returns_value"),
     (block_condition, (X,), "a condition must be a scalar, but this one has shape [16]", None),
-    (passes_tensor_as_constexpr, (X, 8), "argument 'N' of takes_constexpr is tl.constexpr", None),
     (static_assert_fails, (X, 48), "static_assert failed: BLOCK must be a multiple of 32", None),
     (unknown_attribute, (X,), "has no attribute 'no_such_thing'", None),
     (tensor_item_assignment, (X,), "item assignment is not supported", None),
