@@ -351,6 +351,11 @@ bool Launcher::bind(const CallArgs &call, BoundArgs &bound, PyObject **options) 
           }
           bound[i] = value;
           found = true;
+          // A parameter named like a compile option (num_stages, num_warps …)
+          // is also that option, as in Triton; `stream` stays a parameter.
+          for (int o = 0; o < kNumOptions; ++o)
+            if (o != kStreamOption && PyUnicode_CompareWithASCIIString(key, kOptionNames[o]) == 0)
+              options[o] = value;
         }
       }
       for (int o = 0; o < kNumOptions && !found; ++o)

@@ -153,7 +153,10 @@ class JITFunction(_LauncherBase):
                                    f"interpreter (TESSERA_INTERPRET=1)")
             from ..interpreter import run_kernel  # numpy-based; loaded on first use
             kwargs = dict(kwargs)
-            opts = {k: kwargs.pop(k) for k in list(kwargs) if k in backends.LAUNCH_OPTIONS}
+            # A keyword that names a parameter is that parameter's value (and also an
+            # option when it names one, as in Triton); other option names are options only.
+            opts = {k: (kwargs[k] if k in fn._param_set else kwargs.pop(k))
+                    for k in list(kwargs) if k in backends.LAUNCH_OPTIONS}
             return run_kernel(fn, grid, args, kwargs, **opts)
 
         spec = None
@@ -198,9 +201,45 @@ class JITFunction(_LauncherBase):
                                    f"exec())") from None
         return self._src
 
+    @src.setter
+    def src(self, new_src):
+        """Replace the function's source (Triton's test helpers patch kernels this way): the new
+        text is compiled on the next launch, in the interpreter too, and nothing compiled from the
+        old one is reused (in-memory caches are cleared; the disk cache key covers the source)."""
+        if not isinstance(new_src, str):
+            raise TypeError(f"{self.__name__}.src must be a str, got {type(new_src).__name__}")
+        new_src = textwrap.dedent(new_src)
+        tree = ast.parse(new_src)
+        fdefs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+        if len(tree.body) != 1 or not fdefs:
+            raise ValueError(f"{self.__name__}.src must hold one function definition")
+        fdef = fdefs[0]
+        params = [a.arg for a in fdef.args.posonlyargs + fdef.args.args + fdef.args.kwonlyargs]
+        if params != self.arg_names:
+            raise ValueError(f"{self.__name__}.src must keep the parameters ({', '.join(self.arg_names)}), "
+                             f"got ({', '.join(params)})")
+        # The interpreter runs the Python function: build it from the new text (without
+        # decorators), in the original's globals and at the original's line numbers.
+        fdef.decorator_list = []
+        ast.increment_lineno(tree, self.starting_line - 1)
+        namespace = {}
+        exec(compile(tree, self.filename, "exec"), self.fn.__globals__, namespace)
+        new_fn = namespace[fdef.name]
+        new_fn.__defaults__ = self.fn.__defaults__
+        new_fn.__kwdefaults__ = self.fn.__kwdefaults__
+        self.fn = new_fn
+        self._src = new_src
+        self._ast = None
+        self.cache.clear()
+        if hasattr(self, "_clear_launch_cache"):
+            self._clear_launch_cache()
+
     @property
     def starting_line(self):
-        return self.fn.__code__.co_firstlineno
+        """The line of the original definition (kept when `src` is replaced)."""
+        if getattr(self, "_starting_line", None) is None:
+            self._starting_line = self.fn.__code__.co_firstlineno
+        return self._starting_line
 
     @property
     def filename(self):

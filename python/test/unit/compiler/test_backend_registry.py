@@ -196,3 +196,20 @@ def test_launch_options_match_the_launcher():
     assert backends.LAUNCH_OPTIONS[-1] == "stream"
     with pytest.raises(TypeError, match="tessera.Config: unknown|num_warps='4' is not valid"):
         tessera.Config({}, num_warps="4")
+
+
+@tessera.jit
+def staged(x, out, n, num_stages: tl.constexpr):
+    offs = tl.arange(0, 64)
+    tl.store(out + offs, tl.load(x + offs) * num_stages, mask=offs < n)
+
+
+def test_a_parameter_named_num_stages_is_also_the_option(fake, monkeypatch):
+    """The C++ launcher binds `num_stages=` to the kernel's parameter and, as Triton does, uses it
+    as the compile option too."""
+    monkeypatch.delenv("TESSERA_INTERPRET", raising=False)
+    backends.set_active("fake")
+    x, out = torch.arange(64, dtype=torch.float32), torch.zeros(64)
+    k = staged[(1,)](x, out, 64, num_stages=2)
+    assert k.metadata["num_stages"] == 2 and k.metadata["constexprs"]["num_stages"] == 2
+    assert "arith.mulf" in k.asm["ttir"]
