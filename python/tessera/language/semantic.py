@@ -299,6 +299,9 @@ def truediv(a, b):
     if at.is_ptr() or bt.is_ptr():
         raise TypeError("cannot divide pointers")
     if at.is_int() and bt.is_int():
+        if at.int_signedness != bt.int_signedness and not (at.is_bool() or bt.is_bool()):
+            raise TypeError(f"cannot use /, // or % with {at} and {bt}: they have different signedness; "
+                            f"cast one of them first")
         a, b = cast(a, core.float32), cast(b, core.float32)
     elif at.is_int():
         a = cast(a, bt)
@@ -372,8 +375,11 @@ def shl(a, b):
 
 
 def shr(a, b):
+    # Arithmetic or logical by the left operand's own type (int8 >> uint32 is arithmetic, as in
+    # Triton), computed in the promoted type.
+    left_signed = to_tensor(a).dtype.is_int_signed()
     a, b = _bitwise_prepare(a, b, ">>")
-    return _bin("shrsi" if a.dtype.is_int_signed() else "shrui", a, b)
+    return _bin("shrsi" if left_signed else "shrui", a, b)
 
 
 def logical_and(a, b):
