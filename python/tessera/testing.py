@@ -3,6 +3,15 @@
 import math
 
 from . import backends
+from .runtime.jit import interpret_mode
+
+
+class _HostTiming(backends.Backend):
+    """Host-clock timing for kernels that run in the interpreter."""
+    name = "host"
+
+
+_HOST = _HostTiming()
 
 _L2_FLUSH_BYTES = 256 * 1024 * 1024  # larger than any current GPU's L2 (H200: 60 MiB)
 
@@ -43,12 +52,17 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
     timing events, writing a 256 MiB buffer before each run so that no run finds its data in L2.
     Returns the median (or `return_mode`), or the given `quantiles` of the run times.
     """
-    backend = backends.launch_backend()
+    if interpret_mode():
+        # Kernels run in the CPU interpreter: time them on the host clock (no device events,
+        # no cache to flush, nothing to synchronize).
+        backend = _HOST
+    else:
+        backend = backends.launch_backend()
     if backend is None:
         raise RuntimeError("do_bench: no registered backend launches kernels")
     fn()
     backend.synchronize()
-    flush = backend.device_buffer(_L2_FLUSH_BYTES)
+    flush = backend.device_buffer(_L2_FLUSH_BYTES if backend is not _HOST else 64)
     start = backend.timing_event()
     end = backend.timing_event()
     start.record()
