@@ -11,6 +11,7 @@ from ._core import (  # noqa: F401
 )
 from . import backends as _backends
 from .backends import DeviceError, OutOfResources  # noqa: F401
+from .errors import TritonError  # noqa: F401
 from .compiler.errors import CompilationError  # noqa: F401
 from .runtime import launch as _launch  # noqa: F401  (installs the compile-on-launch path)
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
@@ -46,7 +47,7 @@ def compile(fn, signature=None, constexprs=None, target=None, num_warps=4, num_s
 globals().update(_backends.exports())
 
 __all__ = sorted(_backends.exports()) + [
-    "__version__", "Autotuner", "CompilationError", "Config", "DeviceError", "Heuristics",
+    "__version__", "Autotuner", "CompilationError", "Config", "DeviceError", "Heuristics", "TritonError",
     "OutOfResources", "set_allocator", "autotune", "heuristics", "testing", "CompilerUnavailableError",
     "Diagnostic", "JITFunction", "MLIRError", "ParseResult", "cdiv", "compile", "interpret_mode", "jit",
     "language", "llvm_version", "next_power_of_2", "parse_mlir", "verify_mlir",

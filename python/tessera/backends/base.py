@@ -27,14 +27,15 @@ import types
 from typing import Optional
 
 from .. import _core
+from ..errors import TritonError
 from . import specialization as _specialization
 
 
-class DeviceError(RuntimeError):
+class DeviceError(TritonError, RuntimeError):
     """A failure reported by a GPU driver; each backend raises its own subclass."""
 
 
-class OutOfResources(RuntimeError):
+class OutOfResources(TritonError, RuntimeError):
     """A kernel needs more of a per-block resource than the GPU has (shared memory, registers).
     The autotuner skips configurations that raise it."""
 

@@ -1,7 +1,9 @@
 """CompilationError: a user error in kernel code, with file, line, column and a source excerpt."""
 
+from ..errors import TritonError
 
-class CompilationError(Exception):
+
+class CompilationError(TritonError):
     """An error in kernel code found while compiling it.
 
     Attributes: filename, lineno (1-based), col_offset (0-based), message, and

@@ -8,7 +8,7 @@ operators are attached by _tensor_methods, which builds on all of them.
 from . import _tensor_methods, extra, math, random, semantic  # noqa: F401
 from .builtins import (  # noqa: F401
     advance, arange, argmax, argmin, associative_scan, atomic_add, atomic_and, atomic_cas, atomic_max,
-    atomic_min, atomic_or, atomic_xchg, atomic_xor, broadcast, broadcast_to, cast, cat, cdiv, clamp,
+    atomic_min, atomic_or, atomic_xchg, atomic_xor, broadcast, broadcast_to, cast, cat, cdiv, clamp, flip,
     cumprod, cumsum, debug_barrier, device_assert, device_print, div_rn, dot, expand_dims, fdiv, fma,
     full, full_like, gather, histogram, inline_asm_elementwise, interleave, join, load, make_block_ptr,
     max, max_constancy, max_contiguous, maximum, min, minimum, multiple_of, num_programs, permute,
@@ -16,7 +16,7 @@ from .builtins import (  # noqa: F401
     static_range, store, sum, swizzle2d, trans, umulhi, view, where, xor_sum, zeros, zeros_like,
 )
 from .core import (  # noqa: F401
-    bfloat16, block_type, constexpr, dtype, float8e4nv, float8e5, float16, float32, float64, int1, int8,
+    bfloat16, block_type, const, constexpr, dtype, float8e4nv, float8e5, float16, float32, float64, int1, int8,
     int16, int32, int64, pi32_t, pointer_type, tensor, uint8, uint16, uint32, uint64,
 )
 from .math import (  # noqa: F401

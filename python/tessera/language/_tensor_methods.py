@@ -122,6 +122,10 @@ class _TensorMethods:
             return semantic.bitcast(self, dtype)
         return semantic.cast(self, dtype, _unwrap(fp_downcast_rounding))
 
+    def cast(self, dtype, fp_downcast_rounding=None, bitcast=False):
+        """The same as `to`, as triton.language.tensor.cast."""
+        return self.to(dtype, fp_downcast_rounding, bitcast)
+
     @property
     def T(self):
         return semantic.permute(self, None)

@@ -432,6 +432,27 @@ def histogram(input, num_bins, mask=None):
 def gather(src, index, axis):
     return semantic.gather(src, index, axis)
 
+
+@builtin
+def flip(x, dim=None):
+    """`x` reversed along `dim` (the last dim by default), as triton.language.flip."""
+    x = semantic.to_tensor(x)
+    rank = len(x.shape)
+    if rank == 0:
+        raise TypeError("flip expects a tensor, got a scalar")
+    dim = rank - 1 if _unwrap(dim) is None else _unwrap(dim)
+    if not isinstance(dim, int) or not -rank <= dim < rank:
+        raise ValueError(f"flip: dim must be in [{-rank}, {rank}), got {dim!r}")
+    dim %= rank
+    n = x.shape[dim]
+    # index[..., i, ...] = n - 1 - i along `dim`, gathered from x.
+    rev = semantic.sub(semantic.full([n], n - 1, core.int32), semantic.arange(0, n))
+    for d in _py.range(rank):
+        if d != dim:
+            rev = semantic.expand_dims(rev, d)
+    rev = semantic.broadcast_to(rev, list(x.shape))
+    return semantic.gather(x, rev, dim)
+
 # ----------------------------------------------------------- hints and debugging
 
 

@@ -101,6 +101,23 @@ class dtype:
     def int_bitwidth(self):
         return self.primitive_bitwidth
 
+    _MANTISSA = {"fp8e4nv": 3, "fp8e5": 2, "fp16": 10, "bf16": 7, "fp32": 23, "fp64": 52}
+    _BIAS = {"fp8e4nv": 7, "fp8e5": 15, "fp16": 15, "bf16": 127, "fp32": 127, "fp64": 1023}
+
+    @property
+    def fp_mantissa_width(self):
+        """Explicit mantissa bits of a floating-point type (fp32: 23)."""
+        if not self.is_floating():
+            raise TypeError(f"fp_mantissa_width of {self.name}: not a floating-point type")
+        return self._MANTISSA[self.name]
+
+    @property
+    def exponent_bias(self):
+        """The exponent bias of a floating-point type (fp32: 127)."""
+        if not self.is_floating():
+            raise TypeError(f"exponent_bias of {self.name}: not a floating-point type")
+        return self._BIAS[self.name]
+
     @property
     def int_signedness(self):
         return "signed" if self.is_int_signed() else "unsigned"
@@ -271,6 +288,11 @@ uint16 = dtype("uint16")
 uint32 = dtype("uint32")
 uint64 = dtype("uint64")
 float8e4nv = dtype("fp8e4nv")
+
+
+class const:
+    """A parameter annotation marking a pointer to data the kernel only reads, as
+    triton.language.const; accepted and not otherwise used."""
 float8e5 = dtype("fp8e5")
 float16 = dtype("fp16")
 bfloat16 = dtype("bf16")
