@@ -14,6 +14,7 @@ import numpy as np
 
 from ..language import core
 from . import hooks, numerics, source
+from .assign import interpreted_function
 from .builder import BlockPtr, InterpreterBuilder
 from .hooks import (AtomicRecord, Client, DotRecord, KernelRecord, LoadRecord, ReduceRecord, ScanRecord,
                     StoreRecord, add_client, observe, remove_client)
@@ -122,8 +123,8 @@ def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, **ignored)
         else:
             wrapped[name] = _wrap_arg(name, v, memory)
     builder = InterpreterBuilder(memory, grid3, jit_fn.__name__)
-    source.register_code(jit_fn.fn.__code__)
-    fn = jit_fn.fn
+    fn = interpreted_function(jit_fn)
+    source.register_code(fn.__code__)
     observing = hooks.active()
     if observing:
         krec = KernelRecord(jit_fn.__name__, grid3, jit_fn.fn.__code__.co_filename, dict(raw))

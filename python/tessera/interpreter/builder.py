@@ -30,6 +30,7 @@ import numpy as np
 
 from ..language import core
 from ..language.builder_protocol import BuilderProtocol
+from .assign import interpreted_function
 from . import hooks, numerics, source
 from .numerics import (PtrArray, int_as, is_half, make_ptr, np_dtype, signed_view, storage_dtype, tag,
                        to_format, unsigned_view)
@@ -183,8 +184,9 @@ class InterpreterBuilder(BuilderProtocol):
         return float(a.reshape(-1)[0])
 
     def call_jit_function(self, jit_fn, args, kwargs):
-        source.register_code(jit_fn.fn.__code__)
-        return jit_fn.fn(*args, **kwargs)
+        fn = interpreted_function(jit_fn)
+        source.register_code(fn.__code__)
+        return fn(*args, **kwargs)
 
     # ------------------------------------------------------------ constants and program ids
     def constant(self, value, ret_ty):

@@ -16,7 +16,7 @@ def reduce2d_kernel(X, Out, M: tl.constexpr, N: tl.constexpr, AXIS: tl.constexpr
     r = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
     x = tl.load(X + r)
     y = OP(x, AXIS)
-    n = M if AXIS == 1 else N
+    n: tl.constexpr = M if AXIS == 1 else N
     tl.store(Out + tl.arange(0, n), y)
 
 

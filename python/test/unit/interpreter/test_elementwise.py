@@ -302,7 +302,7 @@ def test_shape_ops():
         r = tl.arange(0, 4)[:, None] * 8 + tl.arange(0, 8)[None, :]
         x = tl.load(X + r)
         y = OP(x)
-        n = y.numel
+        n: tl.constexpr = y.numel
         flat = tl.reshape(y, (n,))
         tl.store(Out + tl.arange(0, n), flat)
 

@@ -1,0 +1,75 @@
+"""Plain assignments in interpreted kernels behave as in compiled ones (and in Triton): a Python
+number assigned to a variable becomes a scalar tensor (`v = 1; v.dtype`, `acc = 0;
+acc = acc.to(tl.int64)`). The interpreter runs kernels as Python, so each @jit function is run
+from a copy whose assignments pass their value through `semantic.to_tensor` when it is a number."""
+
+import ast
+import copy
+
+from ..language import core, semantic
+
+_HELPER = "__tessera_assigned__"
+
+
+def _assigned(value):
+    v = core._unwrap(value)
+    if isinstance(v, (bool, int, float)):
+        return semantic.to_tensor(v)
+    return value
+
+
+class _WrapAssignments(ast.NodeTransformer):
+    def _wrap(self, value):
+        return ast.copy_location(ast.Call(func=ast.Name(id=_HELPER, ctx=ast.Load()), args=[value],
+                                          keywords=[]), value)
+
+    def visit_Assign(self, node):
+        node.value = self._wrap(node.value)
+        return node
+
+    def visit_AnnAssign(self, node):
+        ann = ast.unparse(node.annotation)
+        if node.value is not None and not ann.endswith("constexpr"):
+            node.value = self._wrap(node.value)
+        return node
+
+    def visit_FunctionDef(self, node):  # the kernel itself only; nested defs are not kernels
+        if getattr(self, "_seen", False):
+            return node
+        self._seen = True
+        self.generic_visit(node)
+        return node
+
+
+def interpreted_function(jit_fn):
+    """The function the interpreter runs for `jit_fn` (built once per source; the original when it
+    closes over variables, which a rebuilt copy could not see)."""
+    fn = jit_fn.fn
+    cached = getattr(jit_fn, "_interpreted", None)
+    if cached is not None and cached[0] is fn:
+        return cached[1]
+    result = fn
+    if not fn.__closure__:
+        try:
+            fdef = jit_fn.parse()
+        except (RuntimeError, TypeError, SyntaxError):
+            fdef = None
+        if fdef is not None:
+            # A copy of the parsed (line-numbered) tree: errors keep the user's lines.
+            fdef = _WrapAssignments().visit(copy.deepcopy(fdef))
+            fdef.decorator_list = []
+            maker = ast.FunctionDef(name="__tessera_make__", args=ast.arguments(
+                posonlyargs=[], args=[ast.arg(arg=_HELPER)], kwonlyargs=[], kw_defaults=[], defaults=[]),
+                body=[fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))], decorator_list=[],
+                returns=None)
+            if "type_params" in ast.FunctionDef._fields:  # Python 3.12+
+                maker.type_params = []
+            module = ast.Module(body=[maker], type_ignores=[])
+            ast.fix_missing_locations(module)
+            namespace = {}
+            exec(compile(module, jit_fn.filename, "exec"), fn.__globals__, namespace)
+            result = namespace["__tessera_make__"](_assigned)
+            result.__defaults__ = fn.__defaults__
+            result.__kwdefaults__ = fn.__kwdefaults__
+    jit_fn._interpreted = (fn, result)
+    return result
