@@ -2,6 +2,8 @@
 
 #include "tessera/API/Tessera.h"
 
+#include "Internal.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -37,12 +39,6 @@ std::string Diagnostic::str() const {
     s = file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
   return s + severity + ": " + message;
 }
-
-namespace tessera::api::detail {
-Diagnostic convert(mlir::Diagnostic &diag);
-bool rejectDeepInput(const std::string &text, const std::string &bufferName,
-                     std::vector<Diagnostic> &diagnostics);
-} // namespace tessera::api::detail
 
 namespace {
 
@@ -88,58 +84,83 @@ Diagnostic tessera::api::detail::convert(mlir::Diagnostic &diag) {
   return d;
 }
 
+Diagnostic tessera::api::detail::plainError(std::string message) {
+  Diagnostic d;
+  d.severity = "error";
+  d.message = std::move(message);
+  return d;
+}
+
+bool tessera::api::detail::hasErrors(const std::vector<Diagnostic> &diagnostics) {
+  for (const Diagnostic &d : diagnostics)
+    if (d.severity == "error")
+      return true;
+  return false;
+}
+
+tessera::api::detail::Session::Session(std::vector<Diagnostic> &diagnostics) {
+  tessera::registerAllDialects(registry);
+  tessera::registerAllTranslations(registry);
+  context = std::make_unique<mlir::MLIRContext>(registry, mlir::MLIRContext::Threading::DISABLED);
+  context->loadAllAvailableDialects();
+  context->allowUnregisteredDialects(false);
+  handler = std::make_unique<mlir::ScopedDiagnosticHandler>(
+      context.get(), [&diagnostics](mlir::Diagnostic &diag) {
+        diagnostics.push_back(convert(diag));
+        return mlir::success();
+      });
+}
+
+mlir::OwningOpRef<mlir::ModuleOp>
+tessera::api::detail::parseAndVerifyModule(Session &session, const std::string &text,
+                                           const std::string &bufferName) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName),
+                               llvm::SMLoc());
+  // Verified by our own pass, so that ops without a file location are
+  // reported at their parent's.
+  mlir::ParserConfig config(session.context.get(), /*verifyAfterParse=*/false);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+  if (module && mlir::failed(tessera::verifyWithSourceLocations(*module)))
+    return nullptr;
+  return module;
+}
+
+bool tessera::api::detail::runPipeline(mlir::ModuleOp module, const std::string &pipeline,
+                                       std::vector<Diagnostic> &diagnostics,
+                                       const std::string &stage) {
+  static std::once_flag registered;
+  std::call_once(registered, [] { tessera::registerAllPasses(); });
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  mlir::FailureOr<mlir::OpPassManager> parsed = mlir::parsePassPipeline(pipeline, errorStream);
+  if (mlir::failed(parsed) || parsed->getOpAnchorName() != mlir::ModuleOp::getOperationName()) {
+    diagnostics.push_back(plainError(
+        "invalid pass pipeline '" + pipeline + "'" +
+        (stage.empty() ? std::string() : " of stage '" + stage + "'") + ": " +
+        (errors.empty() ? "it must be anchored on builtin.module, e.g. builtin.module(canonicalize)"
+                        : errors)));
+    return false;
+  }
+  mlir::PassManager pm(module.getContext());
+  static_cast<mlir::OpPassManager &>(pm) = *parsed;
+  return mlir::succeeded(pm.run(module)) && !hasErrors(diagnostics);
+}
+
 /// Parses, verifies and, when `pipeline` is not empty, runs it; fills
 /// `result`.
 static void processImpl(const std::string &text, const std::string &bufferName,
                         bool printModule, const std::string *pipeline,
                         ParseResult &result) {
-  mlir::DialectRegistry registry;
-  tessera::registerAllDialects(registry);
-  mlir::MLIRContext context(registry, mlir::MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  context.allowUnregisteredDialects(false);
-
-  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &diag) {
-    result.diagnostics.push_back(detail::convert(diag));
-    return mlir::success();
-  });
-
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
-  mlir::ParserConfig config(&context, /*verifyAfterParse=*/false);
+  detail::Session session(result.diagnostics);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
+      detail::parseAndVerifyModule(session, text, bufferName);
   if (!module)
     return;
-  if (mlir::failed(tessera::verifyWithSourceLocations(*module)))
+  if (pipeline && !detail::runPipeline(*module, *pipeline, result.diagnostics))
     return;
-  if (pipeline) {
-    static std::once_flag registered;
-    std::call_once(registered, [] { tessera::registerAllPasses(); });
-    std::string errors;
-    llvm::raw_string_ostream errorStream(errors);
-    mlir::FailureOr<mlir::OpPassManager> parsed =
-        mlir::parsePassPipeline(*pipeline, errorStream);
-    if (mlir::failed(parsed) ||
-        parsed->getOpAnchorName() != mlir::ModuleOp::getOperationName()) {
-      Diagnostic d;
-      d.severity = "error";
-      d.message = "invalid pass pipeline '" + *pipeline + "': " +
-                  (errors.empty() ? "it must be anchored on builtin.module, "
-                                    "e.g. builtin.module(canonicalize)"
-                                  : errors);
-      result.diagnostics.push_back(d);
-      return;
-    }
-    mlir::PassManager pm(&context);
-    static_cast<mlir::OpPassManager &>(pm) = *parsed;
-    if (mlir::failed(pm.run(*module)))
-      return;
-  }
-  result.ok = true;
-  for (const Diagnostic &d : result.diagnostics)
-    result.ok &= d.severity != "error";
+  result.ok = !detail::hasErrors(result.diagnostics);
   if (result.ok && printModule) {
     llvm::raw_string_ostream os(result.module);
     module->print(os, mlir::OpPrintingFlags().enableDebugInfo(true, false));

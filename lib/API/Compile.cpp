@@ -8,72 +8,23 @@
 
 #include "tessera/API/Tessera.h"
 
+#include "Internal.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "tessera/Target/Backend.h"
 #include "tessera/Tools/InputChecks.h"
-#include "tessera/Tools/RegisterAll.h"
-#include "tessera/Tools/Verify.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/thread.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <mutex>
-
 using namespace tessera::api;
-
-namespace tessera::api::detail {
-Diagnostic convert(mlir::Diagnostic &diag);
-bool rejectDeepInput(const std::string &text, const std::string &bufferName,
-                     std::vector<Diagnostic> &diagnostics);
-} // namespace tessera::api::detail
-
-static Diagnostic plainError(std::string message) {
-  Diagnostic d;
-  d.severity = "error";
-  d.message = std::move(message);
-  return d;
-}
-
-static bool hasErrors(const std::vector<Diagnostic> &diagnostics) {
-  for (const Diagnostic &d : diagnostics)
-    if (d.severity == "error")
-      return true;
-  return false;
-}
-
-/// One MLIRContext with every dialect (the backends' included) and a
-/// diagnostic handler that collects into `diagnostics`.
-namespace {
-struct Session {
-  mlir::DialectRegistry registry;
-  std::unique_ptr<mlir::MLIRContext> context;
-  std::unique_ptr<mlir::ScopedDiagnosticHandler> handler;
-
-  explicit Session(std::vector<Diagnostic> &diagnostics) {
-    tessera::registerAllDialects(registry);
-    tessera::registerAllTranslations(registry);
-    context = std::make_unique<mlir::MLIRContext>(registry,
-                                                  mlir::MLIRContext::Threading::DISABLED);
-    context->loadAllAvailableDialects();
-    context->allowUnregisteredDialects(false);
-    handler = std::make_unique<mlir::ScopedDiagnosticHandler>(
-        context.get(), [&diagnostics](mlir::Diagnostic &diag) {
-          diagnostics.push_back(detail::convert(diag));
-          return mlir::success();
-        });
-  }
-};
-} // namespace
+using namespace tessera::api::detail;
 
 static void compileImpl(const CompileRequest &request, CompileResult &result) {
   // 1. The target's backend.
@@ -111,36 +62,16 @@ static void compileImpl(const CompileRequest &request, CompileResult &result) {
 
   // 2. Parse and verify, in the one context every stage shares.
   Session session(result.diagnostics);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(request.text, request.bufferName), llvm::SMLoc());
-  mlir::ParserConfig config(session.context.get(), /*verifyAfterParse=*/false);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
-  if (!module || mlir::failed(tessera::verifyWithSourceLocations(*module))) {
+      parseAndVerifyModule(session, request.text, request.bufferName);
+  if (!module) {
     result.failedStage = "parse";
     return;
   }
 
   // 3. The stages; a stage's text is printed only when kept.
-  static std::once_flag registered;
-  std::call_once(registered, [] { tessera::registerAllPasses(); });
   for (const Stage &stage : request.stages) {
-    std::string errors;
-    llvm::raw_string_ostream errorStream(errors);
-    mlir::FailureOr<mlir::OpPassManager> parsed =
-        mlir::parsePassPipeline(stage.pipeline, errorStream);
-    if (mlir::failed(parsed) ||
-        parsed->getOpAnchorName() != mlir::ModuleOp::getOperationName()) {
-      result.failedStage = stage.name;
-      result.diagnostics.push_back(plainError(
-          "invalid pass pipeline '" + stage.pipeline + "' of stage '" + stage.name + "': " +
-          (errors.empty() ? "it must be anchored on builtin.module" : errors)));
-      return;
-    }
-    mlir::PassManager pm(session.context.get());
-    static_cast<mlir::OpPassManager &>(pm) = *parsed;
-    if (mlir::failed(pm.run(*module)) || hasErrors(result.diagnostics)) {
+    if (!runPipeline(*module, stage.pipeline, result.diagnostics, stage.name)) {
       result.failedStage = stage.name;
       return;
     }
@@ -212,29 +143,4 @@ std::vector<std::string> tessera::api::registeredBackends() {
 std::vector<std::string> tessera::api::backendArtifacts(const std::string &name) {
   const tessera::Backend *backend = tessera::lookupBackend(name);
   return backend ? backend->getArtifactNames() : std::vector<std::string>{};
-}
-
-StageResult tessera::api::translateToLLVMIR(const std::string &mlirText,
-                                            const std::string &bufferName) {
-  StageResult result;
-  Session session(result.diagnostics);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(mlirText, bufferName), llvm::SMLoc());
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, session.context.get());
-  if (!module)
-    return result;
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      mlir::translateModuleToLLVMIR(*module, llvmContext, "tessera");
-  if (!llvmModule) {
-    if (result.diagnostics.empty())
-      result.diagnostics.push_back(plainError("translation to LLVM IR failed"));
-    return result;
-  }
-  llvm::raw_string_ostream os(result.output);
-  llvmModule->print(os, nullptr);
-  result.ok = true;
-  return result;
 }

@@ -351,11 +351,8 @@ bool Launcher::bind(const CallArgs &call, BoundArgs &bound, PyObject **options) 
           }
           bound[i] = value;
           found = true;
-          // A parameter named like a compile option (num_stages, num_warps …)
-          // is also that option, as in Triton; `stream` stays a parameter.
-          for (int o = 0; o < kNumOptions; ++o)
-            if (o != kStreamOption && PyUnicode_CompareWithASCIIString(key, kOptionNames[o]) == 0)
-              options[o] = value;
+          if (paramOption[i] >= 0)
+            options[paramOption[i]] = value;
         }
       }
       for (int o = 0; o < kNumOptions && !found; ++o)
@@ -885,12 +882,20 @@ void registerLauncher(py::module_ &m) {
              l.kernelName = std::move(kernelName);
              l.paramNames = params;
              l.paramKeys.clear();
+             l.paramOption.clear();
              for (auto &p : params) {
                PyObject *s = PyUnicode_FromString(p.c_str());
                if (!s)
                  throw py::error_already_set();
                PyUnicode_InternInPlace(&s);
                l.paramKeys.push_back(py::reinterpret_steal<py::object>(s));
+               // A parameter named like a compile option (num_stages, num_warps …)
+               // is also that option, as in Triton; `stream` stays a parameter.
+               int option = -1;
+               for (int o = 0; o < kNumOptions; ++o)
+                 if (o != kStreamOption && p == kOptionNames[o])
+                   option = o;
+               l.paramOption.push_back(option);
              }
              l.isConstexpr = isConstexpr;
              l.defaults.clear();

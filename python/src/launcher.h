@@ -73,6 +73,7 @@ public:
   std::string kernelName;
   std::vector<std::string> paramNames;
   std::vector<py::object> paramKeys; // interned names
+  std::vector<int> paramOption;      // the launch option a parameter also sets, or -1
   std::vector<bool> isConstexpr, noSpecialize, noAlign;
   std::vector<py::object> defaults; // null: required
   size_t keyLength = 0;

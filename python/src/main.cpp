@@ -45,14 +45,6 @@ PYBIND11_MODULE(_C, m) {
         py::call_guard<py::gil_scoped_release>(),
         "Parse and verify MLIR text; returns a ParseResult with the "
         "diagnostics (file, line, column, message) and the printed module.");
-  py::class_<StageResult>(m, "StageResult")
-      .def_readonly("ok", &StageResult::ok)
-      .def_readonly("output", &StageResult::output)
-      .def_readonly("diagnostics", &StageResult::diagnostics)
-      .def("__bool__", [](const StageResult &r) { return r.ok; });
-  m.def("translate_to_llvmir", &translateToLLVMIR, py::arg("text"),
-        py::arg("buffer_name") = "<string>", py::call_guard<py::gil_scoped_release>(),
-        "Translate a module in the LLVM dialect to LLVM IR text.");
   py::class_<CompileResult>(m, "CompileResult")
       .def_readonly("ok", &CompileResult::ok)
       .def_readonly("diagnostics", &CompileResult::diagnostics)

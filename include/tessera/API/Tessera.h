@@ -64,19 +64,6 @@ TESSERA_API ParseResult runPasses(const std::string &text,
                                   const std::string &pipeline,
                                   const std::string &bufferName = "<string>");
 
-/// The outcome of one compilation stage: `output` holds the stage's text
-/// (LLVM IR …) when ok.
-struct StageResult {
-  bool ok = false;
-  std::string output;
-  std::vector<Diagnostic> diagnostics;
-};
-
-/// Translates a module in the LLVM dialect (and vendor dialects of the
-/// registered backends) to LLVM IR text.
-TESSERA_API StageResult translateToLLVMIR(const std::string &mlirText,
-                                          const std::string &bufferName = "<string>");
-
 /// One stage of a compilation: a textual pass pipeline anchored on
 /// builtin.module, e.g. "builtin.module(canonicalize, cse)".
 struct Stage {
