@@ -245,19 +245,8 @@ class CodeGenerator(ast.NodeVisitor):
         else:
             raise self.error(target, f"unsupported assignment target {type(target).__name__}")
 
-    @staticmethod
-    def _assigned(value):
-        """What a plain assignment stores, as in Triton: a Python number (or a constexpr one) becomes
-        a scalar tensor (`acc = 0; acc = acc.to(tl.int64)`, `v = 1; v.dtype`); everything else
-        (tensors, dtypes, functions, tuples, None) is stored as it is. Constants meant for
-        compile time are annotated: `BLOCK: tl.constexpr = 64`."""
-        v = _unwrap(value)
-        if isinstance(v, (bool, int, float)) and not isinstance(v, core.dtype):
-            return semantic.to_tensor(v)
-        return value
-
     def visit_Assign(self, node):
-        value = self._assigned(self.visit(node.value))
+        value = semantic.assigned(self.visit(node.value))
         for t in node.targets:
             self.assign_target(t, value)
 
@@ -272,7 +261,7 @@ class CodeGenerator(ast.NodeVisitor):
         if ann is core.constexpr and not isinstance(value, constexpr):
             value = constexpr(value)
         elif ann is not core.constexpr:
-            value = self._assigned(value)
+            value = semantic.assigned(value)
         self.assign_target(node.target, value)
 
     def visit_AugAssign(self, node):

@@ -1,21 +1,14 @@
 """Plain assignments in interpreted kernels behave as in compiled ones (and in Triton): a Python
 number assigned to a variable becomes a scalar tensor (`v = 1; v.dtype`, `acc = 0;
 acc = acc.to(tl.int64)`). The interpreter runs kernels as Python, so each @jit function is run
-from a copy whose assignments pass their value through `semantic.to_tensor` when it is a number."""
+from a copy whose assignments pass their value through `semantic.assigned`, as the compiler does."""
 
 import ast
 import copy
 
-from ..language import core, semantic
+from ..language import semantic
 
 _HELPER = "__tessera_assigned__"
-
-
-def _assigned(value):
-    v = core._unwrap(value)
-    if isinstance(v, (bool, int, float)):
-        return semantic.to_tensor(v)
-    return value
 
 
 class _WrapAssignments(ast.NodeTransformer):
@@ -42,14 +35,16 @@ class _WrapAssignments(ast.NodeTransformer):
 
 
 def interpreted_function(jit_fn):
-    """The function the interpreter runs for `jit_fn` (built once per source; the original when it
-    closes over variables, which a rebuilt copy could not see)."""
+    """The function the interpreter runs for `jit_fn`, built once per source from its parsed text
+    (`jit_fn.src`, which may have been replaced). A function that closes over variables runs as
+    defined, since a rebuilt copy could not see them, unless its source was replaced."""
     fn = jit_fn.fn
+    src = jit_fn._src
     cached = getattr(jit_fn, "_interpreted", None)
-    if cached is not None and cached[0] is fn:
+    if cached is not None and cached[0] is src:
         return cached[1]
     result = fn
-    if not fn.__closure__:
+    if not fn.__closure__ or getattr(jit_fn, "_src_replaced", False):
         try:
             fdef = jit_fn.parse()
         except (RuntimeError, TypeError, SyntaxError):
@@ -68,8 +63,8 @@ def interpreted_function(jit_fn):
             ast.fix_missing_locations(module)
             namespace = {}
             exec(compile(module, jit_fn.filename, "exec"), fn.__globals__, namespace)
-            result = namespace["__tessera_make__"](_assigned)
+            result = namespace["__tessera_make__"](semantic.assigned)
             result.__defaults__ = fn.__defaults__
             result.__kwdefaults__ = fn.__kwdefaults__
-    jit_fn._interpreted = (fn, result)
+    jit_fn._interpreted = (jit_fn._src, result)
     return result

@@ -337,6 +337,17 @@ def div_rn(a, b):
     return _bin("precise_divf", a, b)
 
 
+def assigned(value):
+    """What a plain assignment stores, as in Triton: a Python number (or a constexpr one) becomes
+    a scalar tensor (`acc = 0; acc = acc.to(tl.int64)`, `v = 1; v.dtype`); everything else
+    (tensors, dtypes, functions, tuples, None) is stored as it is. Constants meant for compile
+    time are annotated: `BLOCK: tl.constexpr = 64`. Used by the compiler and the interpreter."""
+    v = _unwrap(value)
+    if isinstance(v, (bool, int, float)):
+        return to_tensor(v)
+    return value
+
+
 def mod(a, b):
     a, b = _prepare(a, b, div_or_mod=True)
     if a.dtype.is_floating():

@@ -204,8 +204,9 @@ class JITFunction(_LauncherBase):
     @src.setter
     def src(self, new_src):
         """Replace the function's source (Triton's test helpers patch kernels this way): the new
-        text is compiled on the next launch, in the interpreter too, and nothing compiled from the
-        old one is reused (in-memory caches are cleared; the disk cache key covers the source)."""
+        text is compiled on the next launch, and the interpreter runs a function built from it
+        (tessera.interpreter.assign); nothing compiled from the old one is reused (in-memory
+        caches are cleared; the disk cache key covers the source)."""
         if not isinstance(new_src, str):
             raise TypeError(f"{self.__name__}.src must be a str, got {type(new_src).__name__}")
         new_src = textwrap.dedent(new_src)
@@ -218,17 +219,8 @@ class JITFunction(_LauncherBase):
         if params != self.arg_names:
             raise ValueError(f"{self.__name__}.src must keep the parameters ({', '.join(self.arg_names)}), "
                              f"got ({', '.join(params)})")
-        # The interpreter runs the Python function: build it from the new text (without
-        # decorators), in the original's globals and at the original's line numbers.
-        fdef.decorator_list = []
-        ast.increment_lineno(tree, self.starting_line - 1)
-        namespace = {}
-        exec(compile(tree, self.filename, "exec"), self.fn.__globals__, namespace)
-        new_fn = namespace[fdef.name]
-        new_fn.__defaults__ = self.fn.__defaults__
-        new_fn.__kwdefaults__ = self.fn.__kwdefaults__
-        self.fn = new_fn
         self._src = new_src
+        self._src_replaced = True  # the interpreter runs a function built from it
         self._ast = None
         self.cache.clear()
         if hasattr(self, "_clear_launch_cache"):
