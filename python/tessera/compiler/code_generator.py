@@ -113,11 +113,13 @@ class _ArgSlot:
 
 
 class Scope:
-    def __init__(self, values=None):
+    def __init__(self, values=None, undefined=None):
         self.values = dict(values or {})
+        # names a join left undefined (defined on some paths only): name -> line of the join's if
+        self.undefined = dict(undefined or {})
 
     def copy(self):
-        return Scope(self.values)
+        return Scope(self.values, self.undefined)
 
 
 class CodeGenerator(ast.NodeVisitor):
@@ -184,9 +186,18 @@ class CodeGenerator(ast.NodeVisitor):
             return self._check_global(name, self.gscope[name], node)
         if name in _PY_BUILTINS:
             return _PY_BUILTINS[name]
+        if name in self.scope.undefined:
+            raise self.error(node, f"'{name}' is defined on only some paths through the if at line "
+                                   f"{self.scope.undefined[name]} (or differs between them as a compile-time "
+                                   f"value), so it is undefined here; define it before the if or on every path")
         raise self.error(node, f"undefined name '{name}'")
 
     def _check_global(self, name, value, node, closure=False):
+        if not closure and not isinstance(value, constexpr) and self._annotated_constexpr(name):
+            # `BLOCK: tl.constexpr = 1024` at module level: a constant, as in Triton
+            self.module.used_globals[(self.jit_fn.fn.__module__, self.jit_fn.__name__, name)] = (
+                value, self.gscope, name)
+            return constexpr(value)
         ok = isinstance(value, (constexpr, JITFunction, types.ModuleType, core.dtype, type)) or callable(value) \
             or value is None
         if not ok:
@@ -198,6 +209,14 @@ class CodeGenerator(ast.NodeVisitor):
             self.module.used_globals[(self.jit_fn.fn.__module__, self.jit_fn.__name__, name)] = (
                 value, self.gscope if not closure else None, name)
         return value
+
+    def _annotated_constexpr(self, name):
+        ann = self.gscope.get("__annotations__", {}).get(name, None)
+        if ann is None:
+            return False
+        if ann is core.constexpr:
+            return True
+        return isinstance(ann, str) and ann.replace(" ", "").split(".")[-1] == "constexpr"
 
     # ================================================================ function body
     def run_body(self, stmts):
@@ -461,6 +480,21 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_Dict(self, node):
         raise self.error(node, "dicts are not supported in kernels")
 
+    def visit_Set(self, node):
+        raise self.error(node, "sets are not supported in kernels")
+
+    def visit_NamedExpr(self, node):
+        raise self.error(node, "the walrus operator (:=) is not supported in kernels; assign in a statement")
+
+    def visit_Yield(self, node):
+        raise self.error(node, "yield is not supported in kernels (a kernel or @jit function cannot be a "
+                               "generator)")
+
+    visit_YieldFrom = visit_Yield
+
+    def visit_Await(self, node):
+        raise self.error(node, "await is not supported in kernels")
+
     # ================================================================ calls
     def visit_Call(self, node):
         fn = self.visit(node.func)
@@ -719,6 +753,7 @@ class CodeGenerator(ast.NodeVisitor):
         new_scope.values.update(direct)
         for n in dropped:
             new_scope.values.pop(n, None)
+            new_scope.undefined[n] = node.lineno
         for n, r in zip(keep, results):
             new_scope.values[n] = r
         self.scope = new_scope
@@ -781,6 +816,7 @@ class CodeGenerator(ast.NodeVisitor):
         new_scope.values.update(direct)
         for n in dropped:
             new_scope.values.pop(n, None)
+            new_scope.undefined[n] = node.lineno
         for n, a in zip(keep, merge.args):
             new_scope.values[n] = tensor(a, a.ty)
         self.scope = new_scope
@@ -1162,7 +1198,10 @@ class ModuleGenerator:
         key = (jit_fn, tuple(key_parts))
         if any(f is jit_fn for f in self._call_stack):
             # also with the key of the specialization being generated, whose results are not known yet
-            raise caller.error(node, f"recursive call of {jit_fn.__name__} is not supported")
+            chain = [f.__name__ for f in self._call_stack[next(i for i, f in enumerate(self._call_stack)
+                                                                 if f is jit_fn):]] + [jit_fn.__name__]
+            raise caller.error(node, f"recursive call of {jit_fn.__name__} ({' -> '.join(chain)}): recursion is "
+                                     f"not supported in kernels")
         func = self.specializations.get(key)
         if func is None:
             fname = self.unique_name(jit_fn.__name__)

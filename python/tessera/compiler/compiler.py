@@ -75,6 +75,16 @@ def make_ttir(jit_fn, arg_types, constexprs, arg_attrs, name=None):
     return res.module, gen
 
 
+def check_kernel(jit_fn, arg_types, constexprs):
+    """Run the front end over a kernel for these argument types and drop what it generates: raises
+    the CompilationError that compiling the kernel would raise (the interpreter's check that it
+    runs only what the compiler accepts). Needs no native core."""
+    from .code_generator import ModuleGenerator
+    gen = ModuleGenerator()
+    with core.use_builder(gen.builder):
+        gen.gen_kernel(jit_fn, arg_types, constexprs, {})
+
+
 def _front_end_bug(jit_fn, text, res):
     fd, path = tempfile.mkstemp(prefix=f"tessera_{jit_fn.__name__}_", suffix=".ttir")
     with os.fdopen(fd, "w") as f:

@@ -110,8 +110,32 @@ def _normalize_grid(grid, bound, name="kernel"):
     return tuple(out)
 
 
-def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, **ignored):
-    """Run `jit_fn` on `grid` in the interpreter; stores land in the caller's tensors."""
+def _arg_type(v):
+    if v is None:
+        return None
+    if isinstance(v, tuple):
+        return tuple(_arg_type(x) for x in v)
+    return v.type
+
+
+def _language_check_key(jit_fn, types, consts):
+    try:
+        key = (jit_fn.src, tuple(sorted((k, str(t)) for k, t in types.items())),
+               tuple(sorted((k, type(v).__name__, repr(v)) for k, v in consts.items())))
+        hash(key)
+        return key
+    except TypeError:
+        return None
+
+
+def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, check=None, **ignored):
+    """Run `jit_fn` on `grid` in the interpreter; stores land in the caller's tensors.
+
+    check(jit_fn, arg_types, constexprs), when given, runs first, once per specialization: the
+    launch path passes the compiler's front-end check, so that what the compiler rejects
+    (`break`, `try`, comprehensions, `yield`, calls of plain Python functions, a variable
+    defined on one branch only, ...) is rejected here too, with the same CompilationError at
+    the same line, instead of running as the Python it also is."""
     bound = jit_fn.bind(args, kwargs)
     raw = {name: core._unwrap(v) for name, v in bound.items()}
     grid3 = _normalize_grid(grid, raw, jit_fn.__name__)
@@ -122,6 +146,15 @@ def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, **ignored)
             wrapped[name] = v
         else:
             wrapped[name] = _wrap_arg(name, v, memory)
+    if check is not None:
+        consts = {n: v for n, v in wrapped.items() if n in jit_fn.constexpr_names}
+        types = {n: _arg_type(v) for n, v in wrapped.items() if n not in jit_fn.constexpr_names}
+        key = _language_check_key(jit_fn, types, consts)
+        checked = jit_fn.__dict__.setdefault("_interpreter_checked", set())
+        if key is None or key not in checked:
+            check(jit_fn, types, consts)
+            if key is not None:
+                checked.add(key)
     builder = InterpreterBuilder(memory, grid3, jit_fn.__name__)
     fn = interpreted_function(jit_fn)
     source.register_code(fn.__code__)

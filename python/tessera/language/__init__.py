@@ -12,7 +12,7 @@ from .builtins import (  # noqa: F401
     cumprod, cumsum, debug_barrier, device_assert, device_print, div_rn, dot, expand_dims, fdiv, fma,
     full, full_like, gather, histogram, inline_asm_elementwise, interleave, join, load, make_block_ptr,
     max, max_constancy, max_contiguous, maximum, min, minimum, multiple_of, num_programs, permute,
-    program_id, range, ravel, reduce, reshape, sigmoid, softmax, split, static_assert, static_print,
+    program_id, range, ravel, reduce, reshape, sigmoid, softmax, sort, split, static_assert, static_print,
     static_range, store, sum, swizzle2d, trans, umulhi, view, where, xor_sum, zeros, zeros_like,
 )
 from .core import (  # noqa: F401

@@ -152,6 +152,12 @@ class _TensorMethods:
     def split(self):
         return B.split(self)
 
+    def sort(self, dim=None, descending=False):
+        return B.sort(self, dim, descending)
+
+    def flip(self, dim=None):
+        return B.flip(self, dim)
+
     def sum(self, axis=None, keep_dims=False):
         return B.sum(self, axis, keep_dims)
 

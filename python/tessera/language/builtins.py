@@ -453,6 +453,55 @@ def flip(x, dim=None):
     rev = semantic.broadcast_to(rev, list(x.shape))
     return semantic.gather(x, rev, dim)
 
+
+@builtin
+def sort(x, dim=None, descending=False):
+    """`x` sorted along its last dimension (`dim` may only name it), ascending unless
+    `descending`, as triton.language.sort. The length of that dimension must be a power of 2.
+
+    A bitonic sorting network: for each merge size 2**i and distance 2**j (j = i-1 .. 0) the
+    dimension is viewed as [blocks, 2, 2**j], the two halves are compared elementwise and swapped
+    where they are out of order for the block's direction (alternating with bit i of the
+    position, until the last merge, which sorts the whole dimension one way)."""
+    x = semantic.to_tensor(x)
+    rank = len(x.shape)
+    if rank == 0:
+        raise TypeError("sort expects a tensor, got a scalar")
+    dim = rank - 1 if _unwrap(dim) is None else _unwrap(dim)
+    if not isinstance(dim, int) or isinstance(dim, bool) or not -rank <= dim < rank:
+        raise ValueError(f"sort: dim must be in [{-rank}, {rank}), got {dim!r}")
+    if dim % rank != rank - 1:
+        raise ValueError(f"sort: only the last dimension can be sorted (dim={rank - 1} or -1), got dim={dim}")
+    if x.dtype.is_ptr():
+        raise TypeError("sort: pointers cannot be sorted")
+    n = x.shape[-1]
+    if n & (n - 1):
+        raise ValueError(f"sort: the sorted dimension must have a power-of-2 length, got {n}")
+    desc = _py.bool(_unwrap(descending))
+    outer = 1
+    for d in x.shape[:-1]:
+        outer *= d
+    k = n.bit_length() - 1
+    y = semantic.reshape(x, (outer, n))
+    for i in _py.range(1, k + 1):
+        for j in _py.range(i - 1, -1, -1):
+            blocks, inner = n >> (j + 1), 1 << j
+            v = semantic.permute(semantic.reshape(y, (outer, blocks, 2, inner)), (0, 1, 3, 2))
+            lo, hi = semantic.split(v)  # [outer, blocks, inner] each
+            swap = semantic.compare("gt", lo, hi) if not desc else semantic.compare("lt", lo, hi)
+            if i < k:
+                # The block's direction: bit i of the position, i.e. bit i-j-1 of the block index.
+                b = semantic.arange(0, blocks)
+                flip = semantic.and_(semantic.shr(b, i - j - 1), 1)
+                flip = semantic.compare("ne", flip, 0)
+                flip = semantic.broadcast_to(semantic.expand_dims(semantic.expand_dims(flip, 0), 2),
+                                             [outer, blocks, inner])
+                swap = semantic.xor_(swap, flip)
+            new_lo, new_hi = semantic.where(swap, hi, lo), semantic.where(swap, lo, hi)
+            v = semantic.permute(semantic.join(new_lo, new_hi), (0, 1, 3, 2))
+            y = semantic.reshape(v, (outer, n))
+    return semantic.reshape(y, x.shape)
+
 # ----------------------------------------------------------- hints and debugging
 
 

@@ -2,6 +2,7 @@
 
 import builtins
 import contextlib
+import operator
 import threading
 
 # ----------------------------------------------------------------- builder
@@ -225,12 +226,48 @@ class pointer_type(dtype):
         return f"pointer<{self.element_ty}>"
 
 
+class shape_tuple(tuple):
+    """A tensor's shape: a tuple of ints that also equals a list or tuple of the same ints or
+    tl.constexpr of them (`x.shape == [N]`, as in Triton)."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def _normalize(other):
+        if isinstance(other, constexpr):
+            other = other.value
+        if not isinstance(other, (tuple, list)):
+            return None
+        out = []
+        for v in other:
+            v = v.value if isinstance(v, constexpr) else v
+            if isinstance(v, bool) or not isinstance(v, int):
+                try:
+                    v = operator.index(v)
+                except TypeError:
+                    return None
+            out.append(v)
+        return tuple(out)
+
+    def __eq__(self, other):
+        other = self._normalize(other)
+        return other is not None and tuple(self) == other
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = tuple.__hash__
+
+    def __repr__(self):
+        return repr(tuple(self))
+
+
 class block_type(dtype):
     """A tensor type: a static shape of elements of a scalar type."""
 
     def __init__(self, element_ty, shape):
         self.element_ty = element_ty
-        self.shape = tuple(int(s) for s in shape)
+        self.shape = shape_tuple(int(s) for s in shape)
         if not self.shape:
             raise TypeError("a block type needs at least one dimension")
         n = 1
@@ -424,7 +461,7 @@ class tensor:
         self.handle = handle
         self.type = type
         self.dtype = type.scalar
-        self.shape = type.shape if type.is_block() else ()
+        self.shape = type.shape if type.is_block() else shape_tuple()
         self.numel = type.numel if type.is_block() else 1
 
     def __repr__(self):

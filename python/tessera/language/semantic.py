@@ -708,7 +708,9 @@ def split(x):
     if not x.shape or x.shape[-1] != 2:
         raise ValueError(f"split needs a tensor whose last dimension is 2, got shape {_shape_str(x.shape)}")
     if len(x.shape) == 1:
-        raise ValueError("split of a 1-D tensor of 2 elements would give scalars; reshape it to [1, 2] first")
+        # Two scalars, as in Triton: split [1, 2] and reduce each [1] half to its element.
+        a, b = split(expand_dims(x, 0))
+        return tuple(reduction([h], 0, lambda p, q: p, what="split") for h in (a, b))
     ret = block_type(x.dtype, x.shape[:-1])
     h1, h2 = current_builder().split(x.handle, ret)
     return tensor(h1, ret), tensor(h2, ret)
@@ -747,7 +749,9 @@ def getitem(x, slices):
             dim += 1
         else:
             raise TypeError(f"unsupported tensor index {s!r}: only ':' and None are allowed")
-    if dim - sum(1 for s in slices if _unwrap(s) is None) > len(x.shape):
+    # As in Triton, ':' on a scalar is no dimension at all (`s[None, None, :]` has shape [1, 1]); on a
+    # tensor, more ':' than it has dimensions is a mistake.
+    if x.shape and dim - sum(1 for s in slices if _unwrap(s) is None) > len(x.shape):
         raise IndexError(f"too many indices for a tensor of rank {len(x.shape)}")
     return out
 

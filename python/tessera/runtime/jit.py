@@ -57,11 +57,12 @@ _NO_DEFAULT = object()
 _slow_path = {}
 
 
-def install_slow_path(miss, check_globals):
+def install_slow_path(miss, check_globals, check_language):
     """Set the functions the launcher calls on a key miss (miss(jit_fn, key, bound, options,
     device) -> LaunchEntry) and when a kernel's globals may have changed (check_globals(jit_fn,
-    kernel))."""
-    _slow_path.update(miss=miss, check_globals=check_globals)
+    kernel)), and the one the interpreter calls before it runs a kernel for new argument types
+    (check_language(jit_fn, arg_types, constexprs): raises the compiler's CompilationError)."""
+    _slow_path.update(miss=miss, check_globals=check_globals, check_language=check_language)
 
 
 def _slow(name):
@@ -157,7 +158,7 @@ class JITFunction(_LauncherBase):
             # option when it names one, as in Triton); other option names are options only.
             opts = {k: (kwargs[k] if k in fn._param_set else kwargs.pop(k))
                     for k in list(kwargs) if k in backends.LAUNCH_OPTIONS}
-            return run_kernel(fn, grid, args, kwargs, **opts)
+            return run_kernel(fn, grid, args, kwargs, check=_slow("check_language"), **opts)
 
         spec = None
         if _core._C is not None:

@@ -42,4 +42,10 @@ def check_globals(jit_fn, kernel):
     _compiler().check_globals(jit_fn, kernel.metadata["used_globals"])
 
 
-jit.install_slow_path(launch_miss, check_globals)
+def check_language(jit_fn, arg_types, constexprs):
+    """The interpreter's check before it runs a kernel: the compiler's front end over the kernel
+    for these argument types (compiler.check_kernel)."""
+    _compiler().check_kernel(jit_fn, arg_types, constexprs)
+
+
+jit.install_slow_path(launch_miss, check_globals, check_language)

@@ -23,6 +23,21 @@ def basename_of(fn):
     return os.path.basename(fn.fn.__code__.co_filename)
 
 
+# Elementwise ops shared by several test files. A kernel takes them as a tl.constexpr argument
+# (OP) and calls them: the compiler accepts @jit functions and tessera.language builtins there,
+# not Python lambdas.
+
+
+@jit
+def op_add(a, b):
+    return a + b
+
+
+@jit
+def op_maximum(a, b):
+    return tl.maximum(a, b)
+
+
 @jit
 def unary_kernel(X, Z, N: tl.constexpr, OP: tl.constexpr):
     offs = tl.arange(0, N)

@@ -6,7 +6,7 @@ import torch
 
 import tessera.language as tl
 
-from ._util import jit, line_of
+from ._util import jit, line_of, op_add, op_maximum
 
 rng = np.random.default_rng(1)
 
@@ -28,13 +28,13 @@ def _reduce(op, x, axis, out_dtype):
 
 
 @jit
-def add_fn(a, b):
-    return a + b
+def reduce_add(v, axis: tl.constexpr):
+    return tl.reduce(v, axis, op_add)
 
 
 @jit
-def max_fn(a, b):
-    return tl.maximum(a, b)
+def reduce_max(v, axis: tl.constexpr):
+    return tl.reduce(v, axis, op_maximum)
 
 
 @jit
@@ -43,51 +43,55 @@ def argmax_fn(v1, i1, v2, i2):
     return tl.where(pick, v1, v2), tl.where(pick, i1, i2)
 
 
+@jit
+def argmax_by_tuple_reduce(v, axis: tl.constexpr):
+    idx = tl.broadcast_to(tl.arange(0, 16)[None, :], (8, 16))
+    _, i = tl.reduce((v, idx), axis, argmax_fn)
+    return i
+
+
+@jit
+def max_index(v, axis: tl.constexpr):
+    return tl.max(v, axis, return_indices=True)[1]
+
+
 def test_builtin_reductions():
     x = rng.standard_normal((8, 16)).astype(np.float32)
     for axis in (0, 1):
-        np.testing.assert_allclose(_reduce(lambda v, a: tl.sum(v, a), x, axis, np.float32), x.sum(axis), rtol=1e-5)
-        np.testing.assert_array_equal(_reduce(lambda v, a: tl.max(v, a), x, axis, np.float32), x.max(axis))
-        np.testing.assert_array_equal(_reduce(lambda v, a: tl.min(v, a), x, axis, np.float32), x.min(axis))
+        np.testing.assert_allclose(_reduce(tl.sum, x, axis, np.float32), x.sum(axis), rtol=1e-5)
+        np.testing.assert_array_equal(_reduce(tl.max, x, axis, np.float32), x.max(axis))
+        np.testing.assert_array_equal(_reduce(tl.min, x, axis, np.float32), x.min(axis))
     i = rng.integers(-2**31, 2**31, (8, 16)).astype(np.int32)
-    np.testing.assert_array_equal(_reduce(lambda v, a: tl.sum(v, a), i, 1, np.int32), i.sum(1, dtype=np.int32))
-    np.testing.assert_array_equal(_reduce(lambda v, a: tl.xor_sum(v, a), i, 0, np.int32),
+    np.testing.assert_array_equal(_reduce(tl.sum, i, 1, np.int32), i.sum(1, dtype=np.int32))
+    np.testing.assert_array_equal(_reduce(tl.xor_sum, i, 0, np.int32),
                                   np.bitwise_xor.reduce(i, 0))
     u = i.view(np.uint32)
-    np.testing.assert_array_equal(_reduce(lambda v, a: tl.max(v, a), u, 1, np.uint32), u.max(1))
+    np.testing.assert_array_equal(_reduce(tl.max, u, 1, np.uint32), u.max(1))
     i8 = rng.integers(-128, 128, (8, 16)).astype(np.int8)
-    np.testing.assert_array_equal(_reduce(lambda v, a: tl.sum(v, a), i8, 1, np.int32), i8.astype(np.int32).sum(1))
+    np.testing.assert_array_equal(_reduce(tl.sum, i8, 1, np.int32), i8.astype(np.int32).sum(1))
 
 
 def test_custom_combine_reduce_matches_builtin():
     x = rng.standard_normal((8, 16)).astype(np.float32)
     for axis in (0, 1):
-        got = _reduce(lambda v, a: tl.reduce(v, a, add_fn), x, axis, np.float32)
-        np.testing.assert_allclose(got, _reduce(lambda v, a: tl.sum(v, a), x, axis, np.float32), rtol=1e-5)
-        got = _reduce(lambda v, a: tl.reduce(v, a, max_fn), x, axis, np.float32)
+        got = _reduce(reduce_add, x, axis, np.float32)
+        np.testing.assert_allclose(got, _reduce(tl.sum, x, axis, np.float32), rtol=1e-5)
+        got = _reduce(reduce_max, x, axis, np.float32)
         np.testing.assert_array_equal(got, x.max(axis))
-    # a Python (non-jit) combine over an odd-sized intermediate (12 -> 6 -> 3 -> 2 -> 1) also works
     y = rng.standard_normal((4, 16)).astype(np.float32)
-    got = _reduce(lambda v, a: tl.reduce(tl.reshape(v, (4, 16)), a, lambda p, q: p + q), y, 1, np.float32)
-    np.testing.assert_allclose(got, y.sum(1), rtol=1e-5)
+    np.testing.assert_allclose(_reduce(reduce_add, y, 1, np.float32), y.sum(1), rtol=1e-5)
 
 
 def test_argmax_tie_break_and_custom_tuple_reduce():
     x = np.array([[1, 5, 5, 2, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5]] * 2 + [[3] * 16] * 2
                  + [[0, -1, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2]] * 4, dtype=np.float32)
-    got = _reduce(lambda v, a: tl.argmax(v, a), x, 1, np.int32)
+    got = _reduce(tl.argmax, x, 1, np.int32)
     np.testing.assert_array_equal(got, [1, 1, 0, 0, 2, 2, 2, 2])
-    np.testing.assert_array_equal(_reduce(lambda v, a: tl.argmin(v, a), x, 1, np.int32), x.argmin(1))
-
-    def custom(v, a):
-        idx = tl.broadcast_to(tl.arange(0, 16)[None, :], (8, 16))
-        _, i = tl.reduce((v, idx), a, argmax_fn)
-        return i
-    np.testing.assert_array_equal(_reduce(custom, x, 1, np.int32), [1, 1, 0, 0, 2, 2, 2, 2])
+    np.testing.assert_array_equal(_reduce(tl.argmin, x, 1, np.int32), x.argmin(1))
+    np.testing.assert_array_equal(_reduce(argmax_by_tuple_reduce, x, 1, np.int32), [1, 1, 0, 0, 2, 2, 2, 2])
     xr = rng.standard_normal((8, 16)).astype(np.float32)
-    np.testing.assert_array_equal(_reduce(lambda v, a: tl.argmax(v, a), xr, 0, np.int32), xr.argmax(0))
-    np.testing.assert_array_equal(_reduce(lambda v, a: tl.max(v, a, return_indices=True)[1], xr, 1, np.int32),
-                                  xr.argmax(1))
+    np.testing.assert_array_equal(_reduce(tl.argmax, xr, 0, np.int32), xr.argmax(0))
+    np.testing.assert_array_equal(_reduce(max_index, xr, 1, np.int32), xr.argmax(1))
 
 
 @jit
@@ -108,29 +112,44 @@ def affine_fn(a1, b1, a2, b2):
     return a1 * a2, b1 * a2 + b2
 
 
+@jit
+def scan_add(v, axis: tl.constexpr):
+    return tl.associative_scan(v, axis, op_add)
+
+
+@jit
+def scan_add_reverse(v, axis: tl.constexpr):
+    return tl.associative_scan(v, axis, op_add, reverse=True)
+
+
+@jit
+def cumsum_reverse(v, axis: tl.constexpr):
+    return tl.cumsum(v, axis, reverse=True)
+
+
+@jit
+def affine_scan(v, axis: tl.constexpr):
+    # (4, 32) holds interleaved (a, b) pairs of 16 maps per row
+    va, vb = tl.split(tl.reshape(v, (4, 16, 2)))
+    ra, rb = tl.associative_scan((va, vb), axis, affine_fn)
+    return tl.reshape(tl.join(ra, rb), (4, 32))
+
+
 def test_scans():
     i = rng.integers(-5, 5, (4, 16)).astype(np.int32)
     for axis in (0, 1):
-        np.testing.assert_array_equal(_scan(lambda v, a: tl.cumsum(v, a), i, axis, np.int32), np.cumsum(i, axis))
-        np.testing.assert_array_equal(_scan(lambda v, a: tl.associative_scan(v, a, add_fn), i, axis, np.int32),
-                                      np.cumsum(i, axis))
-        np.testing.assert_array_equal(_scan(lambda v, a: tl.cumsum(v, a, reverse=True), i, axis, np.int32),
+        np.testing.assert_array_equal(_scan(tl.cumsum, i, axis, np.int32), np.cumsum(i, axis))
+        np.testing.assert_array_equal(_scan(scan_add, i, axis, np.int32), np.cumsum(i, axis))
+        np.testing.assert_array_equal(_scan(cumsum_reverse, i, axis, np.int32),
                                       np.flip(np.cumsum(np.flip(i, axis), axis), axis))
-        np.testing.assert_array_equal(
-            _scan(lambda v, a: tl.associative_scan(v, a, add_fn, reverse=True), i, axis, np.int32),
-            np.flip(np.cumsum(np.flip(i, axis), axis), axis))
-    np.testing.assert_array_equal(_scan(lambda v, a: tl.cumprod(v, a), i % 3 + 1, 1, np.int32),
-                                  np.cumprod(i % 3 + 1, 1))
+        np.testing.assert_array_equal(_scan(scan_add_reverse, i, axis, np.int32),
+                                      np.flip(np.cumsum(np.flip(i, axis), axis), axis))
+    np.testing.assert_array_equal(_scan(tl.cumprod, i % 3 + 1, 1, np.int32), np.cumprod(i % 3 + 1, 1))
     # a non-commutative combine: composition order matters
     a = (rng.integers(1, 3, (4, 16))).astype(np.float32)
     b = (rng.integers(-3, 3, (4, 16))).astype(np.float32)
     ab = np.stack([a, b], -1).reshape(4, 32)
-
-    def comp(v, ax):
-        va, vb = tl.split(tl.reshape(v, (4, 16, 2)))
-        ra, rb = tl.associative_scan((va, vb), ax, affine_fn)
-        return tl.reshape(tl.join(ra, rb), (4, 32))
-    got = _scan(comp, ab, 1, np.float32).reshape(4, 16, 2)
+    got = _scan(affine_scan, ab, 1, np.float32).reshape(4, 16, 2)
     ra, rb = np.empty_like(a), np.empty_like(b)
     ca, cb = np.ones(4, np.float32), np.zeros(4, np.float32)
     for j in range(16):
@@ -214,15 +233,17 @@ def early_return_kernel(X, Out, n, BLOCK: tl.constexpr):
     if pid * BLOCK >= n:
         return
     acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    running = True  # cleared to leave the loop early: kernels have no `break`
     for i in range(10):
-        if i == 3:
-            if pid == 1:
-                tl.store(Out + pid * BLOCK + tl.arange(0, BLOCK), acc - 1.0)
-                return  # nested early return inside a loop body
-        acc += tl.load(X + pid * BLOCK + tl.arange(0, BLOCK))
-        if pid == 2:
-            if i >= 5:
-                break
+        if running:
+            if i == 3:
+                if pid == 1:
+                    tl.store(Out + pid * BLOCK + tl.arange(0, BLOCK), acc - 1.0)
+                    return  # nested early return inside a loop body
+            acc += tl.load(X + pid * BLOCK + tl.arange(0, BLOCK))
+            if pid == 2:
+                if i >= 5:
+                    running = False
     while tl.sum(acc, axis=0) > 0:
         acc = acc - 1.0
         if tl.max(acc, axis=0) < 2.0:
@@ -237,7 +258,7 @@ def test_early_return_in_loop_and_nested_if():
     early_return_kernel[(6,)](x, out, 32, BLOCK=8)
     np.testing.assert_array_equal(out[:8], np.full(8, 1.0))     # 10 -> decremented until max < 2
     np.testing.assert_array_equal(out[8:16], np.full(8, 2.0))   # returned inside the loop: 3 - 1
-    np.testing.assert_array_equal(out[16:24], np.full(8, 1.0))  # broke out after 6 iterations
+    np.testing.assert_array_equal(out[16:24], np.full(8, 1.0))  # left the loop after 6 iterations
     np.testing.assert_array_equal(out[24:32], np.full(8, 1.0))
 
 

@@ -8,9 +8,87 @@ import torch
 
 import tessera.language as tl
 
-from ._util import jit, run_binary, run_unary
+from ._util import binary_kernel, jit, op_add, op_maximum, run_binary, run_unary, unary_kernel
 
 rng = np.random.default_rng(0)
+
+# The ops below are passed to the kernels as tl.constexpr arguments (OP) and called there:
+# the compiler takes @jit functions and tessera.language builtins, not Python lambdas.
+
+
+@jit
+def op_sub(a, b):
+    return a - b
+
+
+@jit
+def op_mul(a, b):
+    return a * b
+
+
+@jit
+def op_div(a, b):
+    return a / b
+
+
+@jit
+def op_floordiv(a, b):
+    return a // b
+
+
+@jit
+def op_mod(a, b):
+    return a % b
+
+
+@jit
+def op_lt(a, b):
+    return (a < b).to(tl.int32)
+
+
+@jit
+def op_ne(a, b):
+    return (a != b).to(tl.int32)
+
+
+@jit
+def op_minimum(a, b):
+    return tl.minimum(a, b)
+
+
+@jit
+def op_maximum_propagate_nan(a, b):
+    return tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)
+
+
+@jit
+def op_minimum_propagate_nan(a, b):
+    return tl.minimum(a, b, propagate_nan=tl.PropagateNan.ALL)
+
+
+@jit
+def op_shl(a, b):
+    return a << b
+
+
+@jit
+def op_shr(a, b):
+    return a >> b
+
+
+@jit
+def op_and_or_xor(a, b):
+    return (a & b) | (a ^ b)
+
+
+@jit
+def op_invert(a):
+    return ~a
+
+
+@jit
+def op_neg(a):
+    return -a
 
 # ------------------------------------------------------------------ integers
 
@@ -26,8 +104,7 @@ def test_integer_wraparound(dtype):
     x = np.array([info.max, info.min, info.max - 3, 7] * 4, dtype=dtype)
     y = np.array([1, -1 if info.min < 0 else info.max, 100, info.max] * 4, dtype=dtype)
     xi, yi = [int(v) for v in x], [int(v) for v in y]
-    for op, ref in [(lambda a, b: a + b, lambda a, b: a + b), (lambda a, b: a - b, lambda a, b: a - b),
-                    (lambda a, b: a * b, lambda a, b: a * b)]:
+    for op, ref in [(op_add, lambda a, b: a + b), (op_sub, lambda a, b: a - b), (op_mul, lambda a, b: a * b)]:
         got = run_binary(op, x, y, dtype)
         want = _wrap_ref([ref(a, b) for a, b in zip(xi, yi)], dtype)
         np.testing.assert_array_equal(got, want)
@@ -36,8 +113,8 @@ def test_integer_wraparound(dtype):
 def test_c_division_semantics():
     x = np.array([7, -7, 7, -7, 0, 5, -2**31, -2**31, 13, -13, 1, 2, 3, 4, 5, 6], dtype=np.int32)
     y = np.array([2, 2, -2, -2, 3, 0, -1, 1, 0, 5, 1, 1, 1, 1, 1, 1], dtype=np.int32)
-    q = run_binary(lambda a, b: a // b, x, y, np.int32)
-    r = run_binary(lambda a, b: a % b, x, y, np.int32)
+    q = run_binary(op_floordiv, x, y, np.int32)
+    r = run_binary(op_mod, x, y, np.int32)
 
     def cdiv(a, b):
         if b == 0:
@@ -58,21 +135,17 @@ def test_c_division_semantics():
 def test_unsigned_division_and_compare():
     x = np.array([0xFFFFFFFF, 10, 0x80000000, 5] * 4, dtype=np.uint32)
     y = np.array([2, 3, 0x80000001, 0] * 4, dtype=np.uint32)
-    np.testing.assert_array_equal(run_binary(lambda a, b: a // b, x, y, np.uint32),
-                                  [0x7FFFFFFF, 3, 0, 0] * 4)
-    np.testing.assert_array_equal(run_binary(lambda a, b: a % b, x, y, np.uint32),
-                                  [1, 1, 0x80000000, 0] * 4)
-    np.testing.assert_array_equal(run_binary(lambda a, b: (a < b).to(tl.int32), x, y, np.int32),
-                                  [0, 0, 1, 0] * 4)
-    np.testing.assert_array_equal(run_binary(lambda a, b: tl.maximum(a, b), x, y, np.uint32),
-                                  np.maximum(x, y))
+    np.testing.assert_array_equal(run_binary(op_floordiv, x, y, np.uint32), [0x7FFFFFFF, 3, 0, 0] * 4)
+    np.testing.assert_array_equal(run_binary(op_mod, x, y, np.uint32), [1, 1, 0x80000000, 0] * 4)
+    np.testing.assert_array_equal(run_binary(op_lt, x, y, np.int32), [0, 0, 1, 0] * 4)
+    np.testing.assert_array_equal(run_binary(op_maximum, x, y, np.uint32), np.maximum(x, y))
 
 
 def test_shifts_and_bitwise():
     x = np.array([1, -8, 0x40000000, -1] * 4, dtype=np.int32)
     s = np.array([3, 1, 33, 31, 32, 0, 2, 40, 5, 6, 7, 8, 31, 30, 29, 28], dtype=np.int32)
-    shl = run_binary(lambda a, b: a << b, x, s, np.int32)
-    shr = run_binary(lambda a, b: a >> b, x, s, np.int32)
+    shl = run_binary(op_shl, x, s, np.int32)
+    shr = run_binary(op_shr, x, s, np.int32)
 
     def to_i32(v):
         v &= 0xFFFFFFFF
@@ -82,30 +155,30 @@ def test_shifts_and_bitwise():
         assert int(shl[i]) == (0 if b >= 32 else to_i32(a << b)), (a, b)
         assert int(shr[i]) == a >> min(b, 31), (a, b)  # arithmetic shift fills with the sign
     u = x.view(np.uint32)
-    shru = run_binary(lambda a, b: a >> b, u, s.view(np.uint32), np.uint32)
+    shru = run_binary(op_shr, u, s.view(np.uint32), np.uint32)
     for i in range(16):
         a, b = int(u[i]), int(s[i])
         assert int(shru[i]) == (0 if b >= 32 else a >> b)
-    np.testing.assert_array_equal(run_binary(lambda a, b: (a & b) | (a ^ b), x, s, np.int32), (x & s) | (x ^ s))
-    np.testing.assert_array_equal(run_unary(lambda a: ~a, x, np.int32), ~x)
+    np.testing.assert_array_equal(run_binary(op_and_or_xor, x, s, np.int32), (x & s) | (x ^ s))
+    np.testing.assert_array_equal(run_unary(op_invert, x, np.int32), ~x)
 
 
 def test_umulhi():
     a = rng.integers(0, 2**32, 16, dtype=np.uint64).astype(np.uint32)
     b = rng.integers(0, 2**32, 16, dtype=np.uint64).astype(np.uint32)
-    got = run_binary(lambda x, y: tl.umulhi(x, y), a, b, np.uint32)
+    got = run_binary(tl.umulhi, a, b, np.uint32)
     np.testing.assert_array_equal(got, [(int(p) * int(q)) >> 32 for p, q in zip(a, b)])
     a64 = rng.integers(0, 2**63, 16, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
     b64 = rng.integers(0, 2**63, 16, dtype=np.uint64)
-    got = run_binary(lambda x, y: tl.umulhi(x, y), a64, b64, np.uint64)
+    got = run_binary(tl.umulhi, a64, b64, np.uint64)
     np.testing.assert_array_equal(got, np.array([(int(p) * int(q)) >> 64 for p, q in zip(a64, b64)],
                                                 dtype=np.uint64))
 
 
 def test_abs_neg_int():
     x = np.array([-5, 5, -2**31, 0] * 4, dtype=np.int32)
-    np.testing.assert_array_equal(run_unary(lambda a: tl.abs(a), x, np.int32), np.abs(x))
-    np.testing.assert_array_equal(run_unary(lambda a: -a, x, np.int32), -x)
+    np.testing.assert_array_equal(run_unary(tl.abs, x, np.int32), np.abs(x))
+    np.testing.assert_array_equal(run_unary(op_neg, x, np.int32), -x)
 
 # ------------------------------------------------------------------ floats
 
@@ -113,17 +186,15 @@ def test_abs_neg_int():
 def test_fp32_arith_and_minmax_nan():
     x = np.array([1.5, -2.0, np.nan, 3.0, 0.0, -0.0, np.inf, 7.25] * 2, dtype=np.float32)
     y = np.array([0.5, np.nan, 2.0, -3.0, 1.0, 2.0, 1.0, -1.5] * 2, dtype=np.float32)
-    for op, ref in [(lambda a, b: a + b, np.add), (lambda a, b: a * b, np.multiply),
-                    (lambda a, b: a / b, np.divide),
+    for op, ref in [(op_add, np.add), (op_mul, np.multiply), (op_div, np.divide),
                     # Python's floor remainder, as Triton computes it (not C's fmod).
-                    (lambda a, b: a % b, lambda a, b: a - np.floor(a / b) * b),
-                    (lambda a, b: tl.maximum(a, b), np.fmax), (lambda a, b: tl.minimum(a, b), np.fmin),
-                    (lambda a, b: tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL), np.maximum),
-                    (lambda a, b: tl.minimum(a, b, propagate_nan=tl.PropagateNan.ALL), np.minimum)]:
+                    (op_mod, lambda a, b: a - np.floor(a / b) * b),
+                    (op_maximum, np.fmax), (op_minimum, np.fmin),
+                    (op_maximum_propagate_nan, np.maximum), (op_minimum_propagate_nan, np.minimum)]:
         with np.errstate(all="ignore"):
             np.testing.assert_array_equal(run_binary(op, x, y, np.float32), ref(x, y))
-    np.testing.assert_array_equal(run_binary(lambda a, b: (a != b).to(tl.int32), x, y, np.int32), x != y)
-    np.testing.assert_array_equal(run_binary(lambda a, b: (a < b).to(tl.int32), x, y, np.int32), x < y)
+    np.testing.assert_array_equal(run_binary(op_ne, x, y, np.int32), x != y)
+    np.testing.assert_array_equal(run_binary(op_lt, x, y, np.int32), x < y)
 
 
 def test_fp16_and_bf16_rounding_match_torch():
@@ -131,18 +202,108 @@ def test_fp16_and_bf16_rounding_match_torch():
     b = torch.randn(64) * 0.01
     for dt, npdt in [(torch.float16, np.float16)]:
         x, y = a.to(dt), b.to(dt)
-        for op, ref in [(lambda p, q: p + q, lambda p, q: p + q), (lambda p, q: p * q, lambda p, q: p * q),
-                        (lambda p, q: p - q, lambda p, q: p - q)]:
+        for op, ref in [(op_add, lambda p, q: p + q), (op_mul, lambda p, q: p * q), (op_sub, lambda p, q: p - q)]:
             got = run_binary(op, x.numpy(), y.numpy(), npdt)
             want = ref(x.float(), y.float()).to(dt).numpy()
             np.testing.assert_array_equal(got, want)
     xb, yb = a.bfloat16(), b.bfloat16()
-    for op, ref in [(lambda p, q: p + q, torch.add), (lambda p, q: p * q, torch.mul),
-                    (lambda p, q: p - q, torch.sub)]:
+    for op, ref in [(op_add, torch.add), (op_mul, torch.mul), (op_sub, torch.sub)]:
         z = torch.empty(64, dtype=torch.bfloat16)
-        from ._util import binary_kernel
         binary_kernel[(1,)](xb, yb, z, N=64, OP=op)
         assert torch.equal(z.view(torch.int16), ref(xb, yb).view(torch.int16))
+
+
+# ------------------------------------------------------------------ casts
+
+
+@jit
+def to_float16(v):
+    return v.to(tl.float16)
+
+
+@jit
+def to_bfloat16(v):
+    return v.to(tl.bfloat16)
+
+
+@jit
+def to_bfloat16_rtz(v):
+    return v.to(tl.bfloat16, fp_downcast_rounding="rtz")
+
+
+@jit
+def to_float32(v):
+    return v.to(tl.float32)
+
+
+@jit
+def to_float64(v):
+    return v.to(tl.float64)
+
+
+@jit
+def to_int8(v):
+    return v.to(tl.int8)
+
+
+@jit
+def to_uint8(v):
+    return v.to(tl.uint8)
+
+
+@jit
+def to_int32(v):
+    return v.to(tl.int32)
+
+
+@jit
+def to_int64(v):
+    return v.to(tl.int64)
+
+
+@jit
+def bitcast_to_int16(v):
+    return v.to(tl.int16, bitcast=True)
+
+
+@jit
+def bitcast_to_int32(v):
+    return v.to(tl.int32, bitcast=True)
+
+
+@jit
+def bitcast_to_bfloat16(v):
+    return v.to(tl.bfloat16, bitcast=True)
+
+
+@jit
+def through_float8e4nv(v):
+    return v.to(tl.float8e4nv).to(tl.float32)
+
+
+@jit
+def through_float8e4nv_rtz(v):
+    return v.to(tl.float8e4nv, fp_downcast_rounding="rtz").to(tl.float32)
+
+
+@jit
+def through_float8e5(v):
+    return v.to(tl.float8e5).to(tl.float32)
+
+
+@jit
+def float8e4nv_bits_to_float32(v):
+    return v.to(tl.float8e4nv, bitcast=True).to(tl.float32)
+
+
+@jit
+def float8e5_bits_to_float32(v):
+    return v.to(tl.float8e5, bitcast=True).to(tl.float32)
+
+
+@jit
+def float8e4nv_bits_round_trip(v):
+    return v.to(tl.float8e4nv, bitcast=True).to(tl.uint8, bitcast=True)
 
 
 def test_casts_match_torch():
@@ -155,9 +316,8 @@ def test_casts_match_torch():
     assert n == 256
     h = np.zeros(n, np.float16)
     bf = torch.empty(n, dtype=torch.bfloat16)
-    from ._util import unary_kernel
-    unary_kernel[(1,)](x.numpy(), h, N=n, OP=lambda v: v.to(tl.float16))
-    unary_kernel[(1,)](x, bf, N=n, OP=lambda v: v.to(tl.bfloat16))
+    unary_kernel[(1,)](x.numpy(), h, N=n, OP=to_float16)
+    unary_kernel[(1,)](x, bf, N=n, OP=to_bfloat16)
     np.testing.assert_array_equal(h.view(np.uint16), x.half().numpy().view(np.uint16))
     got, want = bf.view(torch.int16), x.bfloat16().view(torch.int16)
     nan = torch.isnan(x)
@@ -165,69 +325,66 @@ def test_casts_match_torch():
     assert torch.isnan(bf[nan].float()).all()
     # rtz
     bz = torch.empty(n, dtype=torch.bfloat16)
-    unary_kernel[(1,)](x, bz, N=n, OP=lambda v: v.to(tl.bfloat16, fp_downcast_rounding="rtz"))
+    unary_kernel[(1,)](x, bz, N=n, OP=to_bfloat16_rtz)
     fin = torch.isfinite(x)
     trunc = (x.view(torch.int32) & ~0xFFFF).view(torch.float32)
     assert torch.equal(bz.float()[fin], trunc[fin])
     # fp16 -> fp32 -> bf16 chain and back
     back = np.zeros(n, np.float32)
-    unary_kernel[(1,)](bf, back, N=n, OP=lambda v: v.to(tl.float32))
+    unary_kernel[(1,)](bf, back, N=n, OP=to_float32)
     assert torch.equal(torch.from_numpy(back)[~nan], bf.float()[~nan])
 
 
 def test_float_to_int_saturates_and_int_to_float():
     x = np.array([1.9, -1.9, np.nan, 3e9, -3e9, np.inf, -np.inf, 2147483520.0] * 2, dtype=np.float32)
-    got = run_unary(lambda v: v.to(tl.int32), x, np.int32)
+    got = run_unary(to_int32, x, np.int32)
     np.testing.assert_array_equal(got, [1, -1, 0, 2**31 - 1, -2**31, 2**31 - 1, -2**31, 2147483520] * 2)
-    gu = run_unary(lambda v: v.to(tl.uint8), x, np.uint8)
+    gu = run_unary(to_uint8, x, np.uint8)
     np.testing.assert_array_equal(gu, [1, 0, 0, 255, 0, 255, 0, 255] * 2)
     i = np.array([2**31 - 1, -2**31, 16777217, -3] * 4, dtype=np.int32)
-    np.testing.assert_array_equal(run_unary(lambda v: v.to(tl.float32), i, np.float32), i.astype(np.float32))
+    np.testing.assert_array_equal(run_unary(to_float32, i, np.float32), i.astype(np.float32))
     u = i.view(np.uint32)
-    np.testing.assert_array_equal(run_unary(lambda v: v.to(tl.float64), u, np.float64), u.astype(np.float64))
-    np.testing.assert_array_equal(run_unary(lambda v: v.to(tl.int64), i, np.int64), i.astype(np.int64))
-    np.testing.assert_array_equal(run_unary(lambda v: v.to(tl.int64), u, np.int64), u.astype(np.int64))
-    np.testing.assert_array_equal(run_unary(lambda v: v.to(tl.int8), i, np.int8), i.astype(np.int8))
+    np.testing.assert_array_equal(run_unary(to_float64, u, np.float64), u.astype(np.float64))
+    np.testing.assert_array_equal(run_unary(to_int64, i, np.int64), i.astype(np.int64))
+    np.testing.assert_array_equal(run_unary(to_int64, u, np.int64), u.astype(np.int64))
+    np.testing.assert_array_equal(run_unary(to_int8, i, np.int8), i.astype(np.int8))
 
 
 def test_bitcast():
     x = np.array([1.0, -2.5, np.inf, 0.0] * 4, dtype=np.float32)
-    np.testing.assert_array_equal(run_unary(lambda v: v.to(tl.int32, bitcast=True), x, np.int32),
-                                  x.view(np.int32))
+    np.testing.assert_array_equal(run_unary(bitcast_to_int32, x, np.int32), x.view(np.int32))
     b = torch.tensor([1.0, -2.5, 3.140625, 0.0] * 4, dtype=torch.bfloat16)
     z = np.zeros(16, np.int16)
-    from ._util import unary_kernel
-    unary_kernel[(1,)](b, z, N=16, OP=lambda v: v.to(tl.int16, bitcast=True))
+    unary_kernel[(1,)](b, z, N=16, OP=bitcast_to_int16)
     np.testing.assert_array_equal(z, b.view(torch.int16).numpy())
     back = torch.empty(16, dtype=torch.bfloat16)
-    unary_kernel[(1,)](z, back, N=16, OP=lambda v: v.to(tl.bfloat16, bitcast=True))
+    unary_kernel[(1,)](z, back, N=16, OP=bitcast_to_bfloat16)
     assert torch.equal(back, b)
 
 
 def test_fp8_conversions():
     vals = np.array([0.0, 1.0, -1.0, 448.0, 464.0, 465.0, 500.0, np.inf, np.nan, 2.0 ** -9, 2.0 ** -10,
                      0.1, 57344.0, 61439.0, 61440.0, 1e-7], dtype=np.float32)
-    e4 = run_unary(lambda v: v.to(tl.float8e4nv).to(tl.float32), vals, np.float32)
+    e4 = run_unary(through_float8e4nv, vals, np.float32)
     np.testing.assert_array_equal(e4[:5], [0.0, 1.0, -1.0, 448.0, 448.0])  # 464 ties to even -> 448
     # conversions saturate like the GPU's cvt.rn.satfinite: overflow and inf -> +-448; NaN stays NaN
     assert e4[5] == 448.0 and e4[6] == 448.0 and e4[7] == 448.0 and np.isnan(e4[8])
     assert e4[9] == 2.0 ** -9 and e4[10] == 0.0  # smallest subnormal 2^-9; 2^-10 ties to even (0)
     assert e4[11] == np.float32(0.1015625)
-    e5 = run_unary(lambda v: v.to(tl.float8e5).to(tl.float32), vals, np.float32)
+    e5 = run_unary(through_float8e5, vals, np.float32)
     assert e5[12] == 57344.0 and e5[13] == 57344.0 and e5[14] == 57344.0 and e5[7] == 57344.0
-    ez = run_unary(lambda v: v.to(tl.float8e4nv, fp_downcast_rounding="rtz").to(tl.float32), vals, np.float32)
+    ez = run_unary(through_float8e4nv_rtz, vals, np.float32)
     assert ez[6] == 448.0 and ez[11] == np.float32(0.09375)
     # bit patterns through memory and bitcast
     codes = np.arange(256, dtype=np.uint8)
     f = np.zeros(256, np.float32)
-    from ._util import unary_kernel
-    unary_kernel[(1,)](codes, f, N=256, OP=lambda v: v.to(tl.float8e5, bitcast=True).to(tl.float32))
+    unary_kernel[(1,)](codes, f, N=256, OP=float8e5_bits_to_float32)
     assert f[0x3C] == 1.0 and f[0x7B] == 57344.0 and np.isinf(f[0x7C]) and np.isnan(f[0x7E]) and f[0xBC] == -1.0
     rt = np.zeros(256, np.uint8)
-    unary_kernel[(1,)](codes, rt, N=256, OP=lambda v: v.to(tl.float8e4nv, bitcast=True).to(tl.uint8, bitcast=True))
+    unary_kernel[(1,)](codes, rt, N=256, OP=float8e4nv_bits_round_trip)
     np.testing.assert_array_equal(rt, codes)
     g = np.zeros(256, np.float32)
-    unary_kernel[(1,)](codes, g, N=256, OP=lambda v: v.to(tl.float8e4nv, bitcast=True).to(tl.float32))
+    unary_kernel[(1,)](codes, g, N=256, OP=float8e4nv_bits_to_float32)
     assert g[0x7E] == 448.0 and np.isnan(g[0x7F]) and g[0x01] == 2.0 ** -9 and g[0x38] == 1.0
 
 
@@ -246,37 +403,58 @@ def test_math_functions_match_torch():
         (tl.sigmoid, torch.sigmoid, x),
     ]
     for f, ref, inp in cases:
-        got = run_unary(lambda v, f=f: f(v), inp, np.float32)
+        got = run_unary(f, inp, np.float32)
         want = ref(t(inp)).numpy()
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4, err_msg=str(f))
-    r = run_unary(lambda v: tl.math.round(v), np.array([0.5, 1.5, -0.5, -2.5, 2.4, -2.6, 0.0, 3.5] * 2,
-                                                         dtype=np.float32), np.float32)
+    r = run_unary(tl.math.round, np.array([0.5, 1.5, -0.5, -2.5, 2.4, -2.6, 0.0, 3.5] * 2, dtype=np.float32),
+                  np.float32)
     np.testing.assert_array_equal(r, [1, 2, -1, -3, 2, -3, 0, 4] * 2)  # half away from zero
     y = np.abs(x) + 1
     for f, ref in [(tl.math.atan2, np.arctan2), (tl.math.pow, np.power), (tl.math.hypot, np.hypot),
                    (tl.math.fmod, np.fmod), (tl.math.copysign, np.copysign)]:
         with np.errstate(all="ignore"):
             want = ref(x, y)
-        np.testing.assert_allclose(run_binary(lambda a, b, f=f: f(a, b), x, y, np.float32), want,
-                                   rtol=1e-5, atol=1e-6)
-    g = run_unary(lambda v: tl.math.tgamma(v), np.array([1.0, 5.0, 0.5, -1.0] * 4, np.float32), np.float32)
+        np.testing.assert_allclose(run_binary(f, x, y, np.float32), want, rtol=1e-5, atol=1e-6)
+    g = run_unary(tl.math.tgamma, np.array([1.0, 5.0, 0.5, -1.0] * 4, np.float32), np.float32)
     np.testing.assert_allclose(g[:3], [1.0, 24.0, math.sqrt(math.pi)], rtol=1e-6)
     assert np.isnan(g[3])
+
+
+@jit
+def fma_plus_one(p, q):
+    return tl.fma(p, q, 1.0)
+
+
+@jit
+def clamp_to_half(p, q):
+    return tl.clamp(p, -0.5, 0.5)
+
+
+@jit
+def where_greater_else_double(p, q):
+    return tl.where(p > q, p, q * 2)
+
+
+@jit
+def clamp_to_m3_5(p):
+    return tl.clamp(p, -3, 5)
+
+
+@jit
+def where_positive_else_half(p):
+    return tl.where(p > 0, p, 0.5)
 
 
 def test_fma_clamp_where():
     a = rng.standard_normal(64).astype(np.float32)
     b = rng.standard_normal(64).astype(np.float32)
-    np.testing.assert_allclose(run_binary(lambda p, q: tl.fma(p, q, 1.0), a, b, np.float32),
+    np.testing.assert_allclose(run_binary(fma_plus_one, a, b, np.float32),
                                (a.astype(np.float64) * b + 1).astype(np.float32), rtol=0, atol=0)
-    np.testing.assert_array_equal(run_binary(lambda p, q: tl.clamp(p, -0.5, 0.5), a, b, np.float32),
-                                  np.clip(a, -0.5, 0.5))
-    np.testing.assert_array_equal(run_binary(lambda p, q: tl.where(p > q, p, q * 2), a, b, np.float32),
-                                  np.where(a > b, a, b * 2))
+    np.testing.assert_array_equal(run_binary(clamp_to_half, a, b, np.float32), np.clip(a, -0.5, 0.5))
+    np.testing.assert_array_equal(run_binary(where_greater_else_double, a, b, np.float32), np.where(a > b, a, b * 2))
     i = np.arange(64, dtype=np.int32) - 32
-    np.testing.assert_array_equal(run_unary(lambda p: tl.clamp(p, -3, 5), i, np.int32), np.clip(i, -3, 5))
-    np.testing.assert_array_equal(run_unary(lambda p: tl.where(p > 0, p, 0.5), i, np.float32),
-                                  np.where(i > 0, i, 0.5))
+    np.testing.assert_array_equal(run_unary(clamp_to_m3_5, i, np.int32), np.clip(i, -3, 5))
+    np.testing.assert_array_equal(run_unary(where_positive_else_half, i, np.float32), np.where(i > 0, i, 0.5))
 
 
 def test_random_is_deterministic_and_uniform():
@@ -296,6 +474,41 @@ def test_random_is_deterministic_and_uniform():
 # ------------------------------------------------------------------ shapes
 
 
+@jit
+def permute_1_0(v):
+    return tl.permute(v, (1, 0))
+
+
+@jit
+def join_plus_100(v):
+    return tl.join(v, v + 100)
+
+
+@jit
+def split_second_half(v):
+    return tl.split(tl.reshape(v, (4, 4, 2)))[1]
+
+
+@jit
+def cat_doubled(v):
+    return tl.cat(v, v * 2, can_reorder=True)
+
+
+@jit
+def interleave_negated(v):
+    return tl.interleave(v, -v)
+
+
+@jit
+def broadcast_twice(v):
+    return tl.broadcast_to(tl.expand_dims(v, 0), (2, 4, 8))
+
+
+@jit
+def plus_row_sums(v):
+    return tl.sum(v, axis=1, keep_dims=True) + v
+
+
 def test_shape_ops():
     @jit
     def k(X, Out, OP: tl.constexpr):
@@ -313,19 +526,14 @@ def test_shape_ops():
         out = np.zeros(n, np.float32)
         k[(1,)](x, out, OP=op)
         return out
-    np.testing.assert_array_equal(run(lambda v: tl.trans(v), 32), X.T.reshape(-1))
-    np.testing.assert_array_equal(run(lambda v: tl.permute(v, (1, 0)), 32), X.T.reshape(-1))
-    np.testing.assert_array_equal(run(lambda v: tl.join(v, v + 100), 64), np.stack([X, X + 100], -1).reshape(-1))
-    np.testing.assert_array_equal(run(lambda v: tl.split(tl.reshape(v, (4, 4, 2)))[1], 16),
-                                  X.reshape(4, 4, 2)[..., 1].reshape(-1))
-    np.testing.assert_array_equal(run(lambda v: tl.cat(v, v * 2, can_reorder=True), 64),
-                                  np.concatenate([X, X * 2]).reshape(-1))
-    np.testing.assert_array_equal(run(lambda v: tl.interleave(v, -v), 64),
-                                  np.stack([X, -X], -1).reshape(4, 16).reshape(-1))
-    np.testing.assert_array_equal(run(lambda v: tl.broadcast_to(tl.expand_dims(v, 0), (2, 4, 8)), 64),
-                                  np.broadcast_to(X, (2, 4, 8)).reshape(-1))
-    np.testing.assert_array_equal(run(lambda v: tl.sum(v, axis=1, keep_dims=True) + v, 32),
-                                  (X.sum(1, keepdims=True) + X).reshape(-1))
+    np.testing.assert_array_equal(run(tl.trans, 32), X.T.reshape(-1))
+    np.testing.assert_array_equal(run(permute_1_0, 32), X.T.reshape(-1))
+    np.testing.assert_array_equal(run(join_plus_100, 64), np.stack([X, X + 100], -1).reshape(-1))
+    np.testing.assert_array_equal(run(split_second_half, 16), X.reshape(4, 4, 2)[..., 1].reshape(-1))
+    np.testing.assert_array_equal(run(cat_doubled, 64), np.concatenate([X, X * 2]).reshape(-1))
+    np.testing.assert_array_equal(run(interleave_negated, 64), np.stack([X, -X], -1).reshape(4, 16).reshape(-1))
+    np.testing.assert_array_equal(run(broadcast_twice, 64), np.broadcast_to(X, (2, 4, 8)).reshape(-1))
+    np.testing.assert_array_equal(run(plus_row_sums, 32), (X.sum(1, keepdims=True) + X).reshape(-1))
 
 
 def test_histogram_and_gather():

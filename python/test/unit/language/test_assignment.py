@@ -48,5 +48,7 @@ def test_interpreted(monkeypatch):
     assert out.tolist() == [2] * 8
     constant_by_annotation[(1,)](out)
     assert out.tolist() == list(range(8))
-    with pytest.raises(TypeError, match="arange's end must be a compile-time constant"):
+    # The same error as the compiler's, at the same line.
+    with pytest.raises(tessera.CompilationError, match="arange's end must be a compile-time constant") as e:
         constant_by_plain_assignment[(1,)](out)
+    assert "# ERR" in str(e.value)
