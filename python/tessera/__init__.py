@@ -16,6 +16,8 @@ from .compiler.errors import CompilationError  # noqa: F401
 from .runtime import launch as _launch  # noqa: F401  (installs the compile-on-launch path)
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: F401
 from .runtime.allocator import set_allocator  # noqa: F401
+from .runtime.driver import driver  # noqa: F401  (also tessera.runtime.driver)
+from .runtime.wrapper import TensorWrapper, reinterpret  # noqa: F401
 from .runtime.jit import JITFunction, interpret_mode, jit  # noqa: F401
 from . import testing  # noqa: F401
 

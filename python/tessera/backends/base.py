@@ -254,6 +254,16 @@ class Backend:
         """The target of `device`, e.g. "cuda:90"."""
         raise NotImplementedError(f"the {self.name} backend does not launch kernels")
 
+    def device_properties(self, device):
+        """{name: value} of `device` as triton's driver.active.utils.get_device_properties gives
+        them: max_shared_mem, max_num_regs, multiprocessor_count, warpSize, sm_clock_rate and
+        mem_clock_rate (kHz), mem_bus_width (bits)."""
+        raise NotImplementedError(f"the {self.name} backend does not launch kernels")
+
+    def torch_device_type(self):
+        """The torch device type of this backend's devices ("cuda" for CUDA and ROCm builds)."""
+        return "cuda"
+
     def load(self, kernel, device):
         """Load a CompiledKernel (kernel.asm, kernel.metadata) on `device`; returns the backend's
         loaded object (kept as kernel.loaded). May add to kernel.metadata."""

@@ -242,6 +242,20 @@ class NvidiaBackend(base.Backend):
     def current_target(self, device):
         return self.target(device_capability(device))
 
+    # CUdevice_attribute numbers (cuda.h; stable across CUDA releases)
+    _ATTRIBUTES = {"max_shared_mem": 97, "max_num_regs": 12, "multiprocessor_count": 16, "warpSize": 10,
+                   "sm_clock_rate": 13, "mem_clock_rate": 36, "mem_bus_width": 37}
+
+    def device_properties(self, device):
+        native = _core._native()
+        props = {}
+        for key, attr in self._ATTRIBUTES.items():
+            status, value = native.cuda.device_attribute(int(device), attr)
+            if not status:
+                raise CudaError(status, f"querying {key} of device {device}")
+            props[key] = value
+        return props
+
     def load(self, kernel, device):
         loaded = LoadedKernel(kernel.asm, kernel.metadata, device)
         kernel.metadata.update(num_registers=loaded.info.num_registers, num_spills=loaded.info.num_spills)

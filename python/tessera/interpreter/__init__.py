@@ -48,6 +48,11 @@ def _torch_elt(name, t):
 def _wrap_arg(name, v, memory):
     if v is None:
         return None
+    wrapped_dtype = getattr(v, "dtype", None)
+    if isinstance(wrapped_dtype, core.dtype) and hasattr(v, "base"):  # a TensorWrapper (reinterpret)
+        base = _wrap_arg(name, v.base, memory)
+        return core.tensor(numerics.make_ptr(np.array(base.handle, dtype=np.int64), wrapped_dtype),
+                           core.pointer_type(wrapped_dtype))
     if _is_torch_tensor(v):
         dev = getattr(v, "device", None)
         if dev is not None and dev.type != "cpu":

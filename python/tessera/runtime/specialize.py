@@ -12,6 +12,7 @@ import sys
 
 from .. import _core, backends
 from ..language import core
+from .wrapper import TensorWrapper
 
 # Element types of pointer arguments, by code (a key leaf's dtype field). Append only.
 DTYPES = [None, core.float32, core.float16, core.bfloat16, core.float64, core.int8, core.int16, core.int32,
@@ -94,6 +95,12 @@ def describe(value, name, launcher=None, backend=None):
     lets the launcher read torch tensors natively where the backend allows it."""
     if backend is None:
         backend = getattr(launcher, "_backend", None) or backends.launch_backend() or backends.Backend()
+    if isinstance(value, TensorWrapper):
+        code = _CODE.get(value.dtype.name)
+        if code is None:
+            raise TypeError(f"{name}: kernels cannot take pointers to {value.dtype}")
+        base = describe(value.base, name, launcher, backend)
+        return (base[0], code) + tuple(base[2:])
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(value, torch.Tensor):
         if launcher is not None:

@@ -320,3 +320,25 @@ def test_shared_memory_reused_across_ops_and_noinline_calls():
     for _ in range(3):  # races would show as differences between runs too
         sums[(500,)](x, out, BLOCK=1024)
         torch.testing.assert_close(out, expected(x, 1024), rtol=1e-4, atol=1e-3)
+
+
+@tessera.jit
+def copy_elements(x, out, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(out + offs, tl.load(x + offs))
+
+
+def test_driver_and_reinterpret_on_the_gpu():
+    from tessera.runtime import driver
+    a = driver.active
+    target = a.get_current_target()
+    major, minor = torch.cuda.get_device_capability()
+    assert target.backend == "cuda" and target.arch == major * 10 + minor and target.warp_size == 32
+    assert a.get_active_torch_device() == torch.device("cuda", torch.cuda.current_device())
+    props = a.utils.get_device_properties(torch.cuda.current_device())
+    assert props["multiprocessor_count"] == torch.cuda.get_device_properties(0).multi_processor_count
+    assert props["warpSize"] == 32 and props["max_shared_mem"] >= 48 * 1024 and props["max_num_regs"] >= 32768
+    f = torch.tensor([1.0, -2.5, 0.0, 65504.0], dtype=torch.float16, device="cuda")
+    out = torch.zeros(4, dtype=torch.float32, device="cuda")
+    copy_elements[(1,)](tessera.reinterpret(f.view(torch.int16), tl.float16), out, N=4)
+    assert out.tolist() == [1.0, -2.5, 0.0, 65504.0]
