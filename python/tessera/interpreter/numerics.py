@@ -58,13 +58,13 @@ def make_ptr(addrs, elt):
 _COMPUTE = {
     "int1": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
     "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
-    "fp8e4nv": np.float32, "fp8e5": np.float32, "fp16": np.float16, "bf16": np.float32,
+    "fp8e4nv": np.float32, "fp8e5": np.float32, "fp8e4b15": np.uint8, "fp16": np.float16, "bf16": np.float32,
     "fp32": np.float32, "fp64": np.float64,
 }
 _STORAGE = {
     "int1": np.uint8, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
     "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
-    "fp8e4nv": np.uint8, "fp8e5": np.uint8, "fp16": np.float16, "bf16": np.uint16,
+    "fp8e4nv": np.uint8, "fp8e5": np.uint8, "fp8e4b15": np.uint8, "fp16": np.float16, "bf16": np.uint16,
     "fp32": np.float32, "fp64": np.float64,
 }
 _SIGNED = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}

@@ -16,7 +16,7 @@ from .builtins import (  # noqa: F401
     static_range, store, sum, swizzle2d, trans, umulhi, view, where, xor_sum, zeros, zeros_like,
 )
 from .core import (  # noqa: F401
-    bfloat16, block_type, const, constexpr, dtype, float8e4nv, float8e5, float16, float32, float64, int1, int8,
+    bfloat16, block_type, const, constexpr, dtype, float8e4b15, float8e4nv, float8e5, float16, float32, float64, int1, int8,
     int16, int32, int64, pi32_t, pointer_type, tensor, uint8, uint16, uint32, uint64,
 )
 from .math import (  # noqa: F401

@@ -33,25 +33,30 @@ def use_builder(builder):
 # ------------------------------------------------------------------- dtypes
 
 class dtype:
-    """A scalar element type: int1/8/16/32/64, uint8/16/32/64, fp8e4nv, fp8e5, fp16, bf16, fp32, fp64."""
+    """A scalar element type: int1/8/16/32/64, uint8/16/32/64, fp8e4nv, fp8e5, fp8e4b15, fp16, bf16,
+    fp32, fp64.
+
+    fp8e4b15 (Triton's float8e4b15: sign, 4 exponent bits with bias 15, 3 mantissa bits, no
+    infinities or NaN, largest 1.875) has no hardware type: it is held as i8 in the IR and every
+    operation converts it to fp16 first (semantic.cast), as Triton does in software."""
 
     SINT_TYPES = ("int8", "int16", "int32", "int64")
     UINT_TYPES = ("int1", "uint8", "uint16", "uint32", "uint64")
-    FP_TYPES = ("fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64")
+    FP_TYPES = ("fp8e4nv", "fp8e5", "fp8e4b15", "fp16", "bf16", "fp32", "fp64")
 
     _IR = {
         "int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
         "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
-        "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2", "fp16": "f16", "bf16": "bf16",
+        "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2", "fp8e4b15": "i8", "fp16": "f16", "bf16": "bf16",
         "fp32": "f32", "fp64": "f64",
     }
     _BITS = {
         "int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
         "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
-        "fp8e4nv": 8, "fp8e5": 8, "fp16": 16, "bf16": 16, "fp32": 32, "fp64": 64,
+        "fp8e4nv": 8, "fp8e5": 8, "fp8e4b15": 8, "fp16": 16, "bf16": 16, "fp32": 32, "fp64": 64,
     }
     _FULL = {
-        "fp8e4nv": "float8e4nv", "fp8e5": "float8e5", "fp16": "float16", "bf16": "bfloat16",
+        "fp8e4nv": "float8e4nv", "fp8e5": "float8e5", "fp8e4b15": "float8e4b15", "fp16": "float16", "bf16": "bfloat16",
         "fp32": "float32", "fp64": "float64",
     }
 
@@ -78,7 +83,10 @@ class dtype:
         return self.name == "int1"
 
     def is_fp8(self):
-        return self.name in ("fp8e4nv", "fp8e5")
+        return self.name in ("fp8e4nv", "fp8e5", "fp8e4b15")
+
+    def is_fp8e4b15(self):
+        return self.name == "fp8e4b15"
 
     def is_fp16(self):
         return self.name == "fp16"
@@ -102,8 +110,8 @@ class dtype:
     def int_bitwidth(self):
         return self.primitive_bitwidth
 
-    _MANTISSA = {"fp8e4nv": 3, "fp8e5": 2, "fp16": 10, "bf16": 7, "fp32": 23, "fp64": 52}
-    _BIAS = {"fp8e4nv": 7, "fp8e5": 15, "fp16": 15, "bf16": 127, "fp32": 127, "fp64": 1023}
+    _MANTISSA = {"fp8e4nv": 3, "fp8e5": 2, "fp8e4b15": 3, "fp16": 10, "bf16": 7, "fp32": 23, "fp64": 52}
+    _BIAS = {"fp8e4nv": 7, "fp8e5": 15, "fp8e4b15": 15, "fp16": 15, "bf16": 127, "fp32": 127, "fp64": 1023}
 
     @property
     def fp_mantissa_width(self):
@@ -325,6 +333,7 @@ uint16 = dtype("uint16")
 uint32 = dtype("uint32")
 uint64 = dtype("uint64")
 float8e4nv = dtype("fp8e4nv")
+float8e4b15 = dtype("fp8e4b15")
 
 
 class const:
@@ -340,10 +349,10 @@ pi32_t = pointer_type(int32)
 DTYPES_BY_NAME = {
     "int1": int1, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
     "uint8": uint8, "uint16": uint16, "uint32": uint32, "uint64": uint64,
-    "fp8e4nv": float8e4nv, "fp8e5": float8e5, "fp16": float16, "bf16": bfloat16,
+    "fp8e4nv": float8e4nv, "fp8e5": float8e5, "fp8e4b15": float8e4b15, "fp16": float16, "bf16": bfloat16,
     "fp32": float32, "fp64": float64,
     # long names as users write them
-    "float8e4nv": float8e4nv, "float8e5": float8e5, "float16": float16, "bfloat16": bfloat16,
+    "float8e4nv": float8e4nv, "float8e5": float8e5, "float8e4b15": float8e4b15, "float16": float16, "bfloat16": bfloat16,
     "float32": float32, "float64": float64, "bool": int1,
 }
 
@@ -355,7 +364,7 @@ def str_to_ty(name):
     short = {"i1": "int1", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
              "u1": "int1", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
              "f16": "fp16", "f32": "fp32", "f64": "fp64", "bf16": "bf16",
-             "fp8e4nv": "fp8e4nv", "fp8e5": "fp8e5", "fp16": "fp16", "fp32": "fp32",
+             "fp8e4nv": "fp8e4nv", "fp8e5": "fp8e5", "fp8e4b15": "fp8e4b15", "fp16": "fp16", "fp32": "fp32",
              "fp64": "fp64", "B": "int1"}
     key = short.get(name, name)
     if key not in DTYPES_BY_NAME:

@@ -70,6 +70,10 @@ def integer_promote(a, b):
 
 def computation_type(a, a_is_scalar, b, b_is_scalar, div_or_mod=False):
     """The type both operands are converted to (triton.language's rules)."""
+    if a.is_fp8e4b15():  # no arithmetic in fp8e4b15 itself: it computes as fp16
+        a = core.float16
+    if b.is_fp8e4b15():
+        b = core.float16
     if a_is_scalar != b_is_scalar:
         scalar_ty, tensor_ty = (a, b) if a_is_scalar else (b, a)
         if scalar_ty.kind() <= tensor_ty.kind():
@@ -174,6 +178,17 @@ def cast(x, dst, rounding=None):
             raise ValueError(f"fp_downcast_rounding must be 'rtne' or 'rtz', got {rounding!r}")
         if not (src.is_floating() and dst.is_floating() and dst.primitive_bitwidth < src.primitive_bitwidth):
             raise ValueError("fp_downcast_rounding applies only to floating-point downcasts")
+    if src.is_fp8e4b15():
+        h = _e4b15_to_fp16(x)
+        return h if dst.is_fp16() else cast(h, dst, rounding)
+    if dst.is_fp8e4b15():
+        if src.is_ptr():
+            raise TypeError(f"cannot cast {src} to {dst}")
+        if not src.is_floating():
+            x = cast(x, core.float32)
+        if not x.dtype.is_fp16():
+            x = cast(x, core.float16, rounding)
+        return _fp16_to_e4b15(x, rounding or "rtne")
     # fp16 <-> bf16 go through fp32
     if (src.is_fp16() and dst.is_bf16()) or (src.is_bf16() and dst.is_fp16()):
         return cast(cast(x, core.float32), dst, rounding)
@@ -217,6 +232,27 @@ def cast(x, dst, rounding=None):
     raise TypeError(f"cannot cast {src} to {dst}")
 
 
+def _e4b15_to_fp16(x):
+    """fp8e4b15 -> fp16, exactly: both have exponent bias 15, so the fp16 bits are the fp8 sign
+    moved to bit 15 and its exponent and mantissa moved up 7 bits (subnormals included)."""
+    w = cast(tensor(x.handle, _block(core.uint8, x.shape)), core.int32)  # 0..255
+    bits = or_(shl(and_(w, 0x80), 8), shl(and_(w, 0x7F), 7))
+    return bitcast(cast(bits, core.uint16), core.float16)
+
+
+def _fp16_to_e4b15(h, rounding):
+    """fp16 -> fp8e4b15: the magnitude saturates at the largest value, 1.875 (fp16 0x3F80; also
+    for infinities and NaN, which fp8e4b15 lacks), then drops 7 mantissa bits, rounding to nearest
+    even ("rtne") or toward zero ("rtz")."""
+    w = cast(bitcast(h, core.uint16), core.int32)  # 0..65535
+    sign = and_(shr(w, 8), 0x80)
+    mag = minimum(and_(w, 0x7FFF), 0x3F80)
+    if rounding == "rtne":
+        mag = add(add(mag, 0x3F), and_(shr(mag, 7), 1))
+    bits = cast(or_(shr(mag, 7), sign), core.uint8)
+    return tensor(bits.handle, _block(core.float8e4b15, h.shape))
+
+
 def bitcast(x, dst):
     x = to_tensor(x)
     dst = _unwrap(dst)
@@ -227,8 +263,8 @@ def bitcast(x, dst):
         raise ValueError(f"cannot bitcast {src} ({src.primitive_bitwidth} bits) to {dst} "
                          f"({dst.primitive_bitwidth} bits): widths differ")
     ret = _block(dst, x.shape)
-    if src.is_int() and dst.is_int():
-        return tensor(x.handle, ret)
+    if (src.is_int() or src.is_fp8e4b15()) and (dst.is_int() or dst.is_fp8e4b15()):
+        return tensor(x.handle, ret)  # the same IR type (fp8e4b15 is held as i8)
     return tensor(current_builder().cast("bitcast", x.handle, ret), ret)
 
 # --------------------------------------------------------------- binary ops
@@ -594,6 +630,8 @@ def full(shape, value, dt):
         return broadcast_to_shape(v, shape) if shape else v
     if shape:
         _check_shape(shape)
+    if dt.is_fp8e4b15():  # the constant's bits, through the conversion
+        return cast(full(shape, value, core.float32), dt)
     ret = _block(dt, shape)
     return tensor(current_builder().constant(value, ret), ret)
 
@@ -997,6 +1035,8 @@ def dot(a, b, acc=None, input_precision=None, allow_tf32=None, max_num_imprecise
         if s < 16:
             raise ValueError(f"dot: every non-batch dimension must be >= 16, got shapes "
                              f"{_shape_str(a.shape)} and {_shape_str(b.shape)}")
+    if a.dtype.is_fp8e4b15() or b.dtype.is_fp8e4b15():  # no tensor-core type: fp16 operands
+        a, b = cast(a, core.float16), cast(b, core.float16)
     at, bt = a.dtype, b.dtype
     if at.is_ptr() or bt.is_ptr():
         raise TypeError("dot of pointers")

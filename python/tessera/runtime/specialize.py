@@ -17,7 +17,7 @@ from .wrapper import TensorWrapper
 # Element types of pointer arguments, by code (a key leaf's dtype field). Append only.
 DTYPES = [None, core.float32, core.float16, core.bfloat16, core.float64, core.int8, core.int16, core.int32,
           core.int64, core.uint8, core.uint16, core.uint32, core.uint64, core.int1, core.float8e4nv,
-          core.float8e5]
+          core.float8e5, core.float8e4b15]
 _CODE = {ty.name: i for i, ty in enumerate(DTYPES) if ty is not None}
 
 _TORCH_CODES = None
