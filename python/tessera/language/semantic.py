@@ -510,6 +510,8 @@ def math_unary(op, x):
     x = to_tensor(x)
     if op in _FLOAT_ONLY and not x.dtype.is_floating():
         raise TypeError(f"'{op}' expects a floating-point tensor, got {x.dtype}")
+    if op == "precise_sqrt" and not (x.dtype.is_fp32() or x.dtype.is_fp64()):
+        raise TypeError(f"sqrt_rn expects float32 or float64, got {x.dtype} (as in Triton; convert with .to(tl.float32))")
     return tensor(current_builder().unary(op, x.handle, x.type), x.type)
 
 

@@ -511,20 +511,36 @@ public:
   }
 
   std::string mathLibraryFunction(StringRef op, Type type) const override {
-    static const llvm::StringMap<StringRef> names = {
-        {"exp", "exp"},     {"exp2", "exp2"},   {"log", "log"},
-        {"log2", "log2"},   {"sqrt", "sqrt"},   {"rsqrt", "rsqrt"},
-        {"sin", "sin"},     {"cos", "cos"},     {"erf", "erf"},
-        {"floor", "floor"}, {"ceil", "ceil"},   {"tanh", "tanh"},
-        {"trunc", "trunc"}, {"absf", "fabs"},   {"fma", "fma"},
-        {"precise_sqrt", "sqrt_rn"}, {"precise_divf", "fdiv_rn"}};
+    // libdevice's names for fp32 and fp64 (libdevice.10.bc); most are the C name with an `f`
+    // for fp32, but the correctly rounded ones are __nv_f*_rn / __nv_d*_rn.
+    struct Names {
+      StringRef f32, f64;
+    };
+    static const llvm::StringMap<Names> names = {
+        {"exp", {"__nv_expf", "__nv_exp"}},
+        {"exp2", {"__nv_exp2f", "__nv_exp2"}},
+        {"log", {"__nv_logf", "__nv_log"}},
+        {"log2", {"__nv_log2f", "__nv_log2"}},
+        {"sqrt", {"__nv_sqrtf", "__nv_sqrt"}},
+        {"rsqrt", {"__nv_rsqrtf", "__nv_rsqrt"}},
+        {"sin", {"__nv_sinf", "__nv_sin"}},
+        {"cos", {"__nv_cosf", "__nv_cos"}},
+        {"erf", {"__nv_erff", "__nv_erf"}},
+        {"floor", {"__nv_floorf", "__nv_floor"}},
+        {"ceil", {"__nv_ceilf", "__nv_ceil"}},
+        {"tanh", {"__nv_tanhf", "__nv_tanh"}},
+        {"trunc", {"__nv_truncf", "__nv_trunc"}},
+        {"absf", {"__nv_fabsf", "__nv_fabs"}},
+        {"fma", {"__nv_fmaf", "__nv_fma"}},
+        {"precise_sqrt", {"__nv_fsqrt_rn", "__nv_dsqrt_rn"}},
+        {"precise_divf", {"__nv_fdiv_rn", "__nv_ddiv_rn"}}};
     auto it = names.find(op);
     if (it == names.end())
       return "";
     if (type.isF32())
-      return ("__nv_" + it->second + "f").str();
+      return it->second.f32.str();
     if (type.isF64())
-      return ("__nv_" + it->second).str();
+      return it->second.f64.str();
     return "";
   }
 

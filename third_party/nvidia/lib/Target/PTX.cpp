@@ -136,6 +136,15 @@ bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
     }
     if (!linkLibdevice(m, path, error))
       return false;
+    // A __nv_ function libdevice does not define would only fail later, in ptxas, as an
+    // unresolved extern: name it here (an extern_elementwise symbol spelled wrong, say).
+    for (const Function &f : m) {
+      if (f.isDeclaration() && f.getName().starts_with("__nv_") && !f.use_empty()) {
+        error = "the kernel calls " + f.getName().str() +
+                ", which libdevice (" + path + ") does not define";
+        return false;
+      }
+    }
     // Keep only the kernels visible so that unused library code goes away.
     internalizeModule(m, [](const GlobalValue &gv) {
       return !gv.isDeclaration() && gv.hasExternalLinkage() &&
