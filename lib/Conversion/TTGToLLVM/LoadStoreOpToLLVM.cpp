@@ -4,7 +4,9 @@
 // loads and stores; masked ones go through the target's predicated access
 // (a false mask touches no memory and a load gives `other`, or zero).
 // Not handled here: block pointers (rewritten to pointer tensors before),
-// vectorized accesses (come with AxisInfo), cache modifiers.
+// vectorized accesses (come with AxisInfo). An access with a cache modifier
+// or eviction policy goes through the target's access too (unmasked: with a
+// true predicate), which passes them to the hardware.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +39,29 @@ Value fromBits(OpBuilder &b, Location loc, Value v, Type t) {
   return LLVM::BitcastOp::create(b, loc, t, v);
 }
 
+MemoryHints hintsOf(tt::CacheModifier cache, tt::EvictionPolicy evict) {
+  MemoryHints h;
+  switch (cache) {
+  case tt::CacheModifier::NONE: h.cache = CacheOp::None; break;
+  case tt::CacheModifier::CA: h.cache = CacheOp::CA; break;
+  case tt::CacheModifier::CG: h.cache = CacheOp::CG; break;
+  case tt::CacheModifier::CS: h.cache = CacheOp::CS; break;
+  case tt::CacheModifier::CV: h.cache = CacheOp::CV; break;
+  case tt::CacheModifier::WB: h.cache = CacheOp::WB; break;
+  case tt::CacheModifier::WT: h.cache = CacheOp::WT; break;
+  }
+  switch (evict) {
+  case tt::EvictionPolicy::NORMAL: h.evict = EvictHint::Normal; break;
+  case tt::EvictionPolicy::EVICT_FIRST: h.evict = EvictHint::First; break;
+  case tt::EvictionPolicy::EVICT_LAST: h.evict = EvictHint::Last; break;
+  }
+  return h;
+}
+
+Value trueValue(OpBuilder &b, Location loc) {
+  return LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
+}
+
 struct LoadConversion : public TesseraOpToLLVMPattern<tt::LoadOp> {
   using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult
@@ -58,9 +83,10 @@ struct LoadConversion : public TesseraOpToLLVMPattern<tt::LoadOp> {
       others = unpackOrSplat(rewriter, loc, adaptor.getOther(), n);
     unsigned bits = isa<LLVM::LLVMPointerType>(elt) ? 64 : elt.getIntOrFloatBitWidth();
     Type intTy = rewriter.getIntegerType(bits);
+    MemoryHints hints = hintsOf(op.getCache(), op.getEvict());
     SmallVector<Value> results;
     for (int64_t i = 0; i < n; ++i) {
-      if (masks.empty()) {
+      if (masks.empty() && (hints.isDefault() || op.getIsVolatile())) {
         results.push_back(LLVM::LoadOp::create(rewriter, loc, elt, ptrs[i], /*alignment=*/0,
                                                op.getIsVolatile()));
         continue;
@@ -69,8 +95,9 @@ struct LoadConversion : public TesseraOpToLLVMPattern<tt::LoadOp> {
                         ? Value(LLVM::ConstantOp::create(rewriter, loc, intTy,
                                                          rewriter.getIntegerAttr(intTy, 0)))
                         : bitsOf(rewriter, loc, others[i]);
-      Value v = tc.getTargetInfo().loadPredicated(rewriter, loc, ptrs[i], intTy, masks[i],
-                                                  other, op.getIsVolatile());
+      Value pred = masks.empty() ? trueValue(rewriter, loc) : masks[i];
+      Value v = tc.getTargetInfo().loadPredicated(rewriter, loc, ptrs[i], intTy, pred,
+                                                  other, op.getIsVolatile(), hints);
       results.push_back(fromBits(rewriter, loc, v, elt));
     }
     if (!tensorType)
@@ -97,13 +124,15 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
     SmallVector<Value> masks;
     if (adaptor.getMask())
       masks = unpackOrSplat(rewriter, loc, adaptor.getMask(), n);
+    MemoryHints hints = hintsOf(op.getCache(), op.getEvict());
     for (int64_t i = 0; i < n; ++i) {
-      if (masks.empty()) {
+      if (masks.empty() && hints.isDefault()) {
         LLVM::StoreOp::create(rewriter, loc, vals[i], ptrs[i]);
         continue;
       }
+      Value pred = masks.empty() ? trueValue(rewriter, loc) : masks[i];
       tc.getTargetInfo().storePredicated(rewriter, loc, ptrs[i], bitsOf(rewriter, loc, vals[i]),
-                                         masks[i]);
+                                         pred, hints);
     }
     rewriter.eraseOp(op);
     return success();

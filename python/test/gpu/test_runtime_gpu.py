@@ -342,3 +342,21 @@ def test_driver_and_reinterpret_on_the_gpu():
     out = torch.zeros(4, dtype=torch.float32, device="cuda")
     copy_elements[(1,)](tessera.reinterpret(f.view(torch.int16), tl.float16), out, N=4)
     assert out.tolist() == [1.0, -2.5, 0.0, 65504.0]
+
+
+@tessera.jit
+def hinted_copy(x, out, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    m = offs < N - 3
+    a = tl.load(x + offs, cache_modifier=".cg", eviction_policy="evict_last")
+    b = tl.load(x + offs, mask=m, other=-1.0, eviction_policy="evict_first")
+    tl.store(out + offs, a, cache_modifier=".cs")
+    tl.store(out + N + offs, b, mask=offs < N, cache_modifier=".wb", eviction_policy="evict_first")
+
+
+def test_cache_hints_keep_results():
+    x = torch.randn(256, device="cuda")
+    out = torch.zeros(512, device="cuda")
+    hinted_copy[(1,)](x, out, N=256)
+    want = torch.cat([x, torch.where(torch.arange(256, device="cuda") < 253, x, torch.full_like(x, -1.0))])
+    assert torch.equal(out, want)

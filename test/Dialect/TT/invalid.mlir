@@ -1271,3 +1271,19 @@ tt.func @f(%x: tensor<128xi32>, %y: f32) {
   tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %x, %y : tensor<128xi32>, f32
   tt.return
 }
+
+// -----
+
+tt.func @f(%p: tensor<128x!tt.ptr<f32>>) {
+  // expected-error @+1 {{'tt.load' op cache modifier 'wt' applies to stores, not loads (loads take ca, cg, cs or cv)}}
+  %a = tt.load %p cacheModifier = wt : tensor<128x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+tt.func @f(%p: tensor<128x!tt.ptr<f32>>, %v: tensor<128xf32>) {
+  // expected-error @+1 {{'tt.store' op cache modifier 'ca' applies to loads, not stores (stores take wb, cg, cs or wt)}}
+  tt.store %p, %v cacheModifier = ca : tensor<128x!tt.ptr<f32>>
+  tt.return
+}

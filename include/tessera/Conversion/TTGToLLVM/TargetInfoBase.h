@@ -32,6 +32,18 @@ enum class AtomicRMWKind { Add, FAdd, Max, Min, UMax, UMin, And, Or, Xor, Exch }
 enum class AtomicOrder { Relaxed, Acquire, Release, AcquireRelease };
 enum class AtomicScope { CTA, GPU, System };
 
+/// Cache hints of a global load or store: the tt op's cache modifier and
+/// eviction policy. They never change what is read or written.
+enum class CacheOp { None, CA, CG, CS, CV, WB, WT };
+enum class EvictHint { Normal, First, Last };
+struct MemoryHints {
+  CacheOp cache = CacheOp::None;
+  EvictHint evict = EvictHint::Normal;
+  bool isDefault() const {
+    return cache == CacheOp::None && evict == EvictHint::Normal;
+  }
+};
+
 class TargetInfoBase {
 public:
   virtual ~TargetInfoBase() = default;
@@ -51,14 +63,17 @@ public:
 
   /// Loads `type` (an integer of 8, 16, 32 or 64 bits) from `ptr` where
   /// `pred` (i1) holds; `other` (same type) where it does not. No memory is
-  /// touched for a false predicate.
+  /// touched for a false predicate. `hints` are passed on to the hardware
+  /// where it has them (a volatile load ignores them).
   virtual Value loadPredicated(OpBuilder &b, Location loc, Value ptr,
                                Type type, Value pred, Value other,
-                               bool isVolatile) const = 0;
+                               bool isVolatile,
+                               MemoryHints hints = {}) const = 0;
   /// Stores `value` (an integer of 8, 16, 32 or 64 bits) to `ptr` where
   /// `pred` holds.
   virtual void storePredicated(OpBuilder &b, Location loc, Value ptr,
-                               Value value, Value pred) const = 0;
+                               Value value, Value pred,
+                               MemoryHints hints = {}) const = 0;
 
   /// The value of `value` (i32 or f32-sized) held by lane `lane ^ mask`.
   virtual Value shuffleXor(OpBuilder &b, Location loc, Value value,

@@ -569,6 +569,10 @@ LogicalResult LoadOp::verify() {
   }
   if (getPadding() && getBoundaryCheck().empty())
     return emitOpError("padding needs a boundaryCheck");
+  CacheModifier cache = getCache();
+  if (cache == CacheModifier::WB || cache == CacheModifier::WT)
+    return emitOpError() << "cache modifier '" << stringifyCacheModifier(cache)
+                         << "' applies to stores, not loads (loads take ca, cg, cs or cv)";
   return success();
 }
 
@@ -581,9 +585,15 @@ void LoadOp::getEffects(
 }
 
 LogicalResult StoreOp::verify() {
-  return verifyLoadStore(*this, getPtr().getType(), getMask(),
-                         getValue().getType(), "stored value",
-                         getBoundaryCheck());
+  if (failed(verifyLoadStore(*this, getPtr().getType(), getMask(),
+                             getValue().getType(), "stored value",
+                             getBoundaryCheck())))
+    return failure();
+  CacheModifier cache = getCache();
+  if (cache == CacheModifier::CA || cache == CacheModifier::CV)
+    return emitOpError() << "cache modifier '" << stringifyCacheModifier(cache)
+                         << "' applies to loads, not stores (stores take wb, cg, cs or wt)";
+  return success();
 }
 
 void StoreOp::getEffects(

@@ -86,6 +86,9 @@ Value globalString(OpBuilder &b, Location loc, Operation *from, StringRef prefix
 using mlir::tessera::AtomicOrder;
 using mlir::tessera::AtomicRMWKind;
 using mlir::tessera::AtomicScope;
+using mlir::tessera::CacheOp;
+using mlir::tessera::EvictHint;
+using mlir::tessera::MemoryHints;
 
 const char *orderSuffix(AtomicOrder order) {
   switch (order) {
@@ -198,18 +201,52 @@ public:
     return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
   }
 
+  /// The PTX qualifiers of `hints` for ld (`load`) or st, and the L2 cache
+  /// policy to create first (empty: none). PTX takes either a cache operator
+  /// (.ca/.cg/.cs/.cv, .wb/.cg/.cs/.wt) or an L1 eviction priority, not both:
+  /// with both, the eviction priority goes to L2 through a cache policy
+  /// (createpolicy, sm_80+; dropped before sm_80, as it is only a hint).
+  std::pair<std::string, std::string> hintQualifiers(MemoryHints hints, bool load) const {
+    std::string cop;
+    switch (hints.cache) {
+    case CacheOp::None: break;
+    case CacheOp::CA: cop = load ? ".ca" : ""; break;
+    case CacheOp::CG: cop = ".cg"; break;
+    case CacheOp::CS: cop = ".cs"; break;
+    case CacheOp::CV: cop = load ? ".cv" : ""; break;
+    case CacheOp::WB: cop = load ? "" : ".wb"; break;
+    case CacheOp::WT: cop = load ? "" : ".wt"; break;
+    }
+    const char *level = hints.evict == EvictHint::First  ? "evict_first"
+                        : hints.evict == EvictHint::Last ? "evict_last"
+                                                         : nullptr;
+    if (!level)
+      return {cop, ""};
+    if (cop.empty())
+      return {std::string(".L1::") + level, ""};
+    if (cc < 80)
+      return {cop, ""};
+    return {cop + ".L2::cache_hint",
+            std::string("createpolicy.fractional.L2::") + level + ".b64 %tsr_policy, 1.0;\n\t"};
+  }
+
   Value loadPredicated(OpBuilder &b, Location loc, Value ptr, Type type,
-                       Value pred, Value other, bool isVolatile) const override {
+                       Value pred, Value other, bool isVolatile,
+                       MemoryHints hints) const override {
     unsigned bits = type.getIntOrFloatBitWidth();
     auto [reg, constraint] = ptxRegister(bits);
     Type regTy = b.getIntegerType(bits == 8 ? 16 : bits);
     Value init = other;
     if (bits == 8)
       init = LLVM::ZExtOp::create(b, loc, regTy, other);
-    std::string ld = std::string(isVolatile ? "ld.volatile.global" : "ld.global") +
+    auto [quals, policy] = isVolatile ? std::pair<std::string, std::string>{}
+                                      : hintQualifiers(hints, /*load=*/true);
+    std::string ld = std::string(isVolatile ? "ld.volatile.global" : "ld.global") + quals +
                      "." + (bits == 8 ? "b8" : reg);
     std::string asmStr = std::string("mov.") + reg + " $0, $1;\n\t@$3 " + ld +
-                         " $0, [ $2 + 0 ];";
+                         " $0, [ $2 + 0 ]" + (policy.empty() ? "" : ", %tsr_policy") + ";";
+    if (!policy.empty())
+      asmStr = "{\n\t.reg .b64 %tsr_policy;\n\t" + policy + asmStr + "\n\t}";
     std::string constraints = std::string("=") + constraint + "," + constraint +
                               ",l,b";
     auto asmOp = LLVM::InlineAsmOp::create(
@@ -225,13 +262,17 @@ public:
   }
 
   void storePredicated(OpBuilder &b, Location loc, Value ptr, Value value,
-                       Value pred) const override {
+                       Value pred, MemoryHints hints) const override {
     unsigned bits = value.getType().getIntOrFloatBitWidth();
     auto [reg, constraint] = ptxRegister(bits);
     if (bits == 8)
       value = LLVM::ZExtOp::create(b, loc, b.getI16Type(), value);
-    std::string asmStr = std::string("@$2 st.global.") +
-                         (bits == 8 ? "b8" : reg) + " [ $0 + 0 ], $1;";
+    auto [quals, policy] = hintQualifiers(hints, /*load=*/false);
+    std::string asmStr = std::string("@$2 st.global") + quals + "." +
+                         (bits == 8 ? "b8" : reg) + " [ $0 + 0 ], $1" +
+                         (policy.empty() ? "" : ", %tsr_policy") + ";";
+    if (!policy.empty())
+      asmStr = "{\n\t.reg .b64 %tsr_policy;\n\t" + policy + asmStr + "\n\t}";
     std::string constraints = std::string("l,") + constraint + ",b";
     LLVM::InlineAsmOp::create(
         b, loc, TypeRange{}, ValueRange{ptr, value, pred}, asmStr, constraints,
