@@ -423,6 +423,46 @@ struct ConvertTTToTTGPass : public mlir::tessera::impl::ConvertTTToTTGBase<Conve
                          << static_cast<int>(numWarps);
       return signalPassFailure();
     }
+    if (threadsPerWarp < 1 || threadsPerWarp > 64 ||
+        (threadsPerWarp & (threadsPerWarp - 1))) {
+      module.emitError() << "threads-per-warp must be a power of two from 1 to 64, got "
+                         << static_cast<int>(threadsPerWarp);
+      return signalPassFailure();
+    }
+    if (numCTAs != 1) {
+      module.emitError() << "num-ctas must be 1 (CTA clusters are not supported), got "
+                         << static_cast<int>(numCTAs);
+      return signalPassFailure();
+    }
+    // Every tensor gets a layout, and layouts need ranked tensors of static
+    // power-of-two dimensions: anything else is rejected at its op.
+    WalkResult shapes = module.walk([&](Operation *op) -> WalkResult {
+      auto check = [&](Type t) -> LogicalResult {
+        auto tensor = dyn_cast<RankedTensorType>(t);
+        if (!tensor)
+          return success();
+        if (tensor.getRank() == 0)
+          return op->emitOpError() << "has a 0-d tensor (" << t
+                                   << "), which cannot be given a layout; use a scalar";
+        for (int64_t d : tensor.getShape())
+          if (d <= 0 || (d & (d - 1)))
+            return op->emitOpError() << "has a tensor " << t
+                                     << " whose dimensions are not all static powers of two, "
+                                        "which layouts need";
+        return success();
+      };
+      for (Type t : op->getResultTypes())
+        if (failed(check(t)))
+          return WalkResult::interrupt();
+      for (Region &r : op->getRegions())
+        for (Block &b : r)
+          for (BlockArgument a : b.getArguments())
+            if (failed(check(a.getType())))
+              return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (shapes.wasInterrupted())
+      return signalPassFailure();
     auto i32 = IntegerType::get(ctx, 32);
     module->setAttr("ttg.num-warps", IntegerAttr::get(i32, numWarps));
     module->setAttr("ttg.num-ctas", IntegerAttr::get(i32, numCTAs));

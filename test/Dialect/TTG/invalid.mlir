@@ -884,3 +884,11 @@ tt.func @f(%a: tensor<4x64xf32, #too_big>) {
 tt.func @g(%a: tensor<64xf32, #big>) {
   tt.return
 }
+
+// -----
+
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{needs power-of-two dimensions, but dimension 0 is 63}}
+tt.func @h(%a: tensor<63xf32, #b1>) {
+  tt.return
+}

@@ -271,6 +271,14 @@ inline LogicalResult verifyTensorRank(EmitErrorFn emitError, Attribute layout,
     return emitError() << "a tensor of rank " << shape.size()
                        << " cannot have the layout " << layout << " of rank "
                        << layoutRank;
+  // Layouts map power-of-two index bits: every dimension must be one.
+  for (auto [i, d] : llvm::enumerate(shape))
+    if (d <= 0 || (d & (d - 1)))
+      return emitError() << "a tensor with the layout " << layout
+                         << " needs power-of-two dimensions, but dimension "
+                         << i << " is "
+                         << (ShapedType::isDynamic(d) ? std::string("dynamic")
+                                                      : std::to_string(d));
   return success();
 }
 
