@@ -12,6 +12,7 @@
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
 #include "tessera/Target/Backend.h"
 
 
@@ -74,6 +75,38 @@ struct ConvertTTGToLLVMPass
     int numWarps = 4;
     if (auto w = module->getAttrOfType<IntegerAttr>("ttg.num-warps"))
       numWarps = w.getInt();
+    // Every tensor of TTGIR has a layout that maps its elements to threads; a
+    // tensor without one (TTIR given to this pass, or an edited file) is
+    // reported at its op instead of reaching the lowering patterns.
+    WalkResult layouts = module.walk([&](Operation *op) -> WalkResult {
+      if (op->getParentOp() == module.getOperation() && !isa<SymbolOpInterface>(op)) {
+        op->emitOpError() << "must be inside a function (only functions and globals may "
+                             "appear at module level)";
+        return WalkResult::interrupt();
+      }
+      auto check = [&](Type t) -> LogicalResult {
+        auto tensor = dyn_cast<RankedTensorType>(t);
+        if (!tensor || supportsLinearLayout(tensor))
+          return success();
+        if (!tensor.getEncoding())
+          return op->emitOpError() << "has a tensor " << t
+                                   << " without a layout encoding (convert-ttg-to-llvm lowers "
+                                      "TTGIR: run convert-tt-to-ttg first)";
+        return op->emitOpError() << "has a tensor " << t
+                                 << " whose encoding is not a distributed layout";
+      };
+      for (Type t : op->getResultTypes())
+        if (failed(check(t)))
+          return WalkResult::interrupt();
+      for (Region &r : op->getRegions())
+        for (Block &b : r)
+          for (BlockArgument a : b.getArguments())
+            if (failed(check(a.getType())))
+              return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (layouts.wasInterrupted())
+      return signalPassFailure();
 
     LowerToLLVMOptions options(ctx);
     TesseraLLVMTypeConverter typeConverter(ctx, options, *targetInfo);

@@ -406,6 +406,12 @@ private:
   llvm::DenseMap<std::pair<void *, const void *>, Value> cache;
 };
 
+// Elements of one tensor per thread (numel / (num-warps * threads-per-warp)) past which
+// convert-tt-to-ttg rejects a kernel. Every element is a separate register value in the
+// generated code: at 1024 per thread a plain vector add takes ~7 s to compile (mostly ptxas),
+// at 2048 ~36 s, at 8192 minutes. docs/language.md documents the limit.
+static constexpr int64_t kMaxElementsPerThread = 1024;
+
 struct ConvertTTToTTGPass : public mlir::tessera::impl::ConvertTTToTTGBase<ConvertTTToTTGPass> {
   using Base::Base;
   void runOnOperation() override {
@@ -437,6 +443,11 @@ struct ConvertTTToTTGPass : public mlir::tessera::impl::ConvertTTToTTGBase<Conve
     // Every tensor gets a layout, and layouts need ranked tensors of static
     // power-of-two dimensions: anything else is rejected at its op.
     WalkResult shapes = module.walk([&](Operation *op) -> WalkResult {
+      if (op->getParentOp() == module.getOperation() && !isa<SymbolOpInterface>(op)) {
+        op->emitOpError() << "must be inside a function (only functions and globals may "
+                             "appear at module level)";
+        return WalkResult::interrupt();
+      }
       auto check = [&](Type t) -> LogicalResult {
         auto tensor = dyn_cast<RankedTensorType>(t);
         if (!tensor)
@@ -449,6 +460,16 @@ struct ConvertTTToTTGPass : public mlir::tessera::impl::ConvertTTToTTGBase<Conve
             return op->emitOpError() << "has a tensor " << t
                                      << " whose dimensions are not all static powers of two, "
                                         "which layouts need";
+        int64_t perThread = tensor.getNumElements() / (static_cast<int64_t>(numWarps) * threadsPerWarp);
+        if (perThread > kMaxElementsPerThread)
+          return op->emitOpError()
+                 << "has a tensor " << t << " of " << tensor.getNumElements() << " elements: "
+                 << perThread << " per thread with " << static_cast<int>(numWarps) << " warps of "
+                 << static_cast<int>(threadsPerWarp) << " threads, more than the limit of "
+                 << kMaxElementsPerThread
+                 << " (each element is unrolled into straight-line code held in registers, and "
+                    "the backend's compile time grows faster than linearly past that); use a "
+                    "smaller block or more warps";
         return success();
       };
       for (Type t : op->getResultTypes())

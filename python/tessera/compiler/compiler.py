@@ -179,13 +179,20 @@ def compile_ttir(ttir, name, target, options):
     return asm, meta
 
 
+# convert-tt-to-ttg's checks of a kernel's tensors (any op, arith.constant from tl.zeros included):
+# limits the user's code hits, reported at the user's line.
+_USER_LIMIT_PHRASES = (" per thread with ", " whose dimensions are not all static powers of two")
+
+
 def _kernel_error(diagnostics):
     """A lowering pattern that rejects a `tt` op the kernel produced (fp8 on an old GPU, inline asm
     whose constraints do not fit, ...) explains why in an op error: that is the user's to fix, so
     it becomes a CompilationError at the kernel line (returned). Anything else stays an internal
     error (None)."""
     for d in diagnostics:
-        if (d.severity == "error" and d.message.startswith("'tt.") and "failed to legalize" not in d.message
+        user_op = d.message.startswith("'tt.") or (
+            d.message.startswith("'") and any(p in d.message for p in _USER_LIMIT_PHRASES))
+        if (d.severity == "error" and user_op and "failed to legalize" not in d.message
                 and d.file and d.file.endswith(".py") and d.line):
             src = linecache.getline(d.file, d.line) or None
             return CompilationError(d.message, d.file, d.line, max(d.column - 1, 0), src)

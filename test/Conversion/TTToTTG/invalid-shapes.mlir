@@ -28,3 +28,23 @@ tt.func @fine(%a: tensor<64xf32>) -> tensor<64xf32> {
   %c = arith.addf %a, %a : tensor<64xf32>
   tt.return %c : tensor<64xf32>
 }
+
+// -----
+
+// At most 1024 elements of one tensor per thread: 131072 elements over 4 warps
+// of 32 threads is exactly the limit, twice that is past it.
+tt.func @per_thread_limit() {
+  %ok = tt.make_range {end = 131072 : i32, start = 0 : i32} : tensor<131072xi32>
+  // expected-error @+1 {{'tt.make_range' op has a tensor 'tensor<262144xi32>' of 262144 elements: 2048 per thread with 4 warps of 32 threads, more than the limit of 1024}}
+  %big = tt.make_range {end = 262144 : i32, start = 0 : i32} : tensor<262144xi32>
+  tt.return
+}
+
+// -----
+
+// Ops of other dialects at module level are rejected by the lowering itself.
+// expected-error @+1 {{'arith.constant' op must be inside a function (only functions and globals may appear at module level)}}
+%c = arith.constant 1 : i32
+tt.func public @k() {
+  tt.return
+}

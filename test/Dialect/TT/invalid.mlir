@@ -1287,3 +1287,12 @@ tt.func @f(%p: tensor<128x!tt.ptr<f32>>, %v: tensor<128xf32>) {
   tt.store %p, %v cacheModifier = ca : tensor<128x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// Kernel code lives in functions: a tt op directly in a module body is an error.
+// expected-error @+1 {{'tt.make_range' op must be inside a function (only functions may appear at module level)}}
+%r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+tt.func public @k() {
+  tt.return
+}

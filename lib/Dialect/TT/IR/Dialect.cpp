@@ -203,6 +203,11 @@ std::string mlir::tessera::tt::shapeToString(ArrayRef<int64_t> shape) {
 }
 
 LogicalResult mlir::tessera::tt::verifyTensorSizes(Operation *op) {
+  // Kernel code lives in functions: an op directly in a module body (an
+  // edited file) would reach lowerings that look for its function.
+  if (!isa<FuncOp>(op) && isa_and_nonnull<ModuleOp>(op->getParentOp()))
+    return op->emitOpError()
+           << "must be inside a function (only functions may appear at module level)";
   auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
     Type original = type;
     // Look into block pointers and descriptors: their blocks are tiles too.

@@ -64,6 +64,8 @@ static bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
 static std::optional<LinearLayout> layoutFor(ArrayRef<int64_t> shape,
                                              Attribute encoding) {
+  if (!encoding)
+    return std::nullopt;
   // A vendor's tensor-core layouts, and dot operands of them, say their own.
   if (auto tensorCore = dyn_cast<ttg::TensorCoreEncodingTrait>(encoding))
     return tensorCore.toLinearLayout(shape);
