@@ -91,4 +91,116 @@ def do_bench(fn, warmup=25, rep=100, grad_to_none=None, quantiles=None, return_m
     return summarize(times, quantiles, return_mode)
 
 
-__all__ = ["do_bench", "summarize"]
+class Benchmark:
+    """One benchmark table for perf_report: `x_names` (argument names the x values go to, all the
+    same value per point unless each x value is a tuple), `x_vals`, `line_arg` (the argument
+    that selects a line), `line_vals`, `line_names` (labels), `plot_name`, `args` (fixed keyword
+    arguments), and the plot's `xlabel`, `ylabel`, `x_log`, `y_log`, `styles`, `color`."""
+
+    def __init__(self, x_names, x_vals, line_arg, line_vals, line_names, plot_name, args, xlabel="",
+                 ylabel="", x_log=False, y_log=False, styles=None, color=None):
+        if isinstance(x_names, str):
+            raise TypeError("Benchmark: x_names must be a list of argument names, got a string")
+        if len(line_vals) != len(line_names):
+            raise ValueError(f"Benchmark '{plot_name}': {len(line_vals)} line_vals but {len(line_names)} "
+                             f"line_names")
+        self.x_names, self.x_vals = list(x_names), list(x_vals)
+        self.line_arg, self.line_vals, self.line_names = line_arg, list(line_vals), list(line_names)
+        self.plot_name, self.args = plot_name, dict(args)
+        self.xlabel, self.ylabel, self.x_log, self.y_log = xlabel, ylabel, x_log, y_log
+        self.styles, self.color = styles, color
+
+
+class Mark:
+    """A function decorated with perf_report: `run()` measures its tables."""
+
+    def __init__(self, fn, benchmarks):
+        self.fn, self.benchmarks = fn, benchmarks
+
+    def _table(self, bench, **kwargs):
+        """(column names, rows): one row per x value, with each line's result; a function that
+        returns (value, min, max) gets three columns per line."""
+        rows = []
+        for x in bench.x_vals:
+            xs = list(x) if isinstance(x, (list, tuple)) else [x] * len(bench.x_names)
+            if len(xs) != len(bench.x_names):
+                raise ValueError(f"Benchmark '{bench.plot_name}': x value {x!r} does not match x_names "
+                                 f"{bench.x_names}")
+            x_args = dict(zip(bench.x_names, xs))
+            row, extra = list(xs), []
+            for y in bench.line_vals:
+                ret = self.fn(**x_args, **{bench.line_arg: y}, **bench.args, **kwargs)
+                if isinstance(ret, (tuple, list)):
+                    y_mid, y_min, y_max = ret[0], ret[1], ret[2]
+                else:
+                    y_mid = y_min = y_max = ret
+                row.append(y_mid)
+                extra += [y_min, y_max]
+            rows.append(row + extra)
+        columns = list(bench.x_names) + list(bench.line_names)
+        columns += [f"{n}-{k}" for n in bench.line_names for k in ("min", "max")]
+        return columns, rows
+
+    def _run(self, bench, save_path, show_plots, print_data, diff_col=False, save_precision=6, **kwargs):
+        import os
+        columns, rows = self._table(bench, **kwargs)
+        n_shown = len(bench.x_names) + len(bench.line_names)
+        if print_data:
+            print(bench.plot_name + ":")
+            print("  ".join(f"{c:>14}" for c in columns[:n_shown]))
+            for r in rows:
+                print("  ".join(f"{v:>14.6g}" if isinstance(v, float) else f"{v!s:>14}" for v in r[:n_shown]))
+        if save_path:
+            os.makedirs(save_path, exist_ok=True)
+            with open(os.path.join(save_path, f"{bench.plot_name}.csv"), "w", encoding="utf-8") as f:
+                f.write(",".join(columns[:n_shown]) + "\n")
+                for r in rows:
+                    f.write(",".join(f"{v:.{save_precision}g}" if isinstance(v, float) else str(v)
+                                     for v in r[:n_shown]) + "\n")
+        if show_plots or save_path:
+            try:
+                import matplotlib.pyplot as plt
+            except ImportError:  # plots are optional: the table is printed and saved without them
+                plt = None
+            if plt is not None:
+                fig, ax = plt.subplots()
+                first = bench.x_names[0]
+                xs = [r[0] for r in rows]
+                for i, name in enumerate(bench.line_names):
+                    style = bench.styles[i] if bench.styles else None
+                    ax.plot(xs, [r[len(bench.x_names) + i] for r in rows], label=name,
+                            **({"color": style[0], "ls": style[1]} if style else {}))
+                ax.set_xlabel(bench.xlabel or first)
+                ax.set_ylabel(bench.ylabel)
+                ax.set_xscale("log" if bench.x_log else "linear")
+                ax.set_yscale("log" if bench.y_log else "linear")
+                ax.legend()
+                if save_path:
+                    fig.savefig(os.path.join(save_path, f"{bench.plot_name}.png"))
+                if show_plots:
+                    plt.show()
+                plt.close(fig)
+        return columns[:n_shown], [r[:n_shown] for r in rows]
+
+    def run(self, show_plots=False, print_data=False, save_path="", return_df=False, **kwargs):
+        """Measure every table. return_df: return the table(s) as pandas DataFrames when pandas is
+        installed, else as (columns, rows) pairs."""
+        benches = self.benchmarks if isinstance(self.benchmarks, list) else [self.benchmarks]
+        results = [self._run(b, save_path, show_plots, print_data, **kwargs) for b in benches]
+        if not return_df:
+            return None
+        try:
+            import pandas as pd
+            results = [pd.DataFrame(rows, columns=cols) for cols, rows in results]
+        except ImportError:
+            pass
+        return results if isinstance(self.benchmarks, list) else results[0]
+
+
+def perf_report(benchmarks):
+    """Decorator: `@perf_report(Benchmark(...))` (or a list of them) turns a function that returns
+    a figure (or (figure, min, max)) for one point into a Mark whose run() builds the tables."""
+    return lambda fn: Mark(fn, benchmarks)
+
+
+__all__ = ["do_bench", "summarize", "Benchmark", "Mark", "perf_report"]
