@@ -60,19 +60,65 @@ def _is_python_number(v):
     return isinstance(v, (bool, int, float)) and not isinstance(v, tensor)
 
 
-def _flatten(v):
-    """Leaves of nested tuples/lists."""
+def _is_desc(v):
+    return isinstance(v, core.tensor_descriptor)
+
+
+def _is_runtime(v):
+    """A value known only at run time: a tensor, a tensor descriptor, or a tuple holding one."""
+    v = _unwrap(v)
+    if isinstance(v, (tuple, list)):
+        return any(_is_runtime(x) for x in v)
+    return _is_tensor(v) or _is_desc(v)
+
+
+class _Const:
+    """A compile-time element of a tuple passed to a @jit function: it stays a constant in the
+    callee and specializes it (as in Triton), instead of becoming an argument."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def _key(self):
+        return (type(self.value), _hashable(self.value))
+
+    def __eq__(self, other):
+        return isinstance(other, _Const) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f"_Const({self.value!r})"
+
+
+def _flatten(v, consts=False):
+    """Leaves of nested tuples/lists; a tensor descriptor's leaves are its run-time values. With
+    `consts`, compile-time leaves are left out (they are _Const nodes of _structure's)."""
     if isinstance(v, (tuple, list)):
         out = []
         for x in v:
-            out.extend(_flatten(x))
+            out.extend(_flatten(x, consts))
         return out
+    if _is_desc(v):
+        return v._leaves()
+    if consts and not _is_tensor(v):
+        return []
     return [v]
 
 
-def _structure(v):
+def _structure(v, consts=False):
+    """The shape of a value for _rebuild: None for a leaf, a tuple for a tuple, a descriptor's
+    type for a descriptor (its constants are in the type); with `consts`, a _Const for a
+    compile-time leaf."""
     if isinstance(v, (tuple, list)):
-        return tuple(_structure(x) for x in v)
+        return tuple(_structure(x, consts) for x in v)
+    if _is_desc(v):
+        return v.type
+    if consts and not _is_tensor(v):
+        return _Const(_unwrap(v))
     return None
 
 
@@ -82,6 +128,10 @@ def _rebuild(struct, leaves):
     def go(s):
         if s is None:
             return next(it)
+        if isinstance(s, _Const):
+            return constexpr(s.value)
+        if isinstance(s, core.tensor_descriptor_type):
+            return core.tensor_descriptor._from_leaves(s, [next(it) for _ in s.leaf_types()])
         return tuple(go(x) for x in s)
     return go(struct)
 
@@ -110,6 +160,14 @@ class _ArgSlot:
 
     def __init__(self, index):
         self.index = index
+
+
+class _DescSlots:
+    """Where a tensor descriptor parameter's leaves (base, run-time sizes and strides) go."""
+
+    def __init__(self, ty, slots):
+        self.ty = ty
+        self.slots = slots
 
 
 class Scope:
@@ -535,6 +593,17 @@ class CodeGenerator(ast.NodeVisitor):
             return None
         if fn is builtins.range:
             raise self.error(node, "range() can only be used as the iterable of a for loop")
+        if fn is builtins.isinstance:
+            # evaluated at compile time, tensors and descriptors included (isinstance(x, tl.tensor_descriptor))
+            if len(args) != 2 or kwargs:
+                raise self.error(node, f"isinstance() takes 2 positional arguments, got {len(args)}")
+            cls = _unwrap(args[1])
+            if isinstance(cls, (tuple, list)):
+                cls = tuple(_unwrap(c) for c in cls)
+            try:
+                return constexpr(builtins.isinstance(_unwrap(args[0]), cls))
+            except TypeError as e:
+                raise self.error(node, f"isinstance(): {e}") from None
         if fn is builtins.abs and args and _is_tensor(args[0]):
             return semantic.abs(args[0])
         if isinstance(fn, type) and issubclass(fn, (core.constexpr,)):
@@ -576,8 +645,9 @@ class CodeGenerator(ast.NodeVisitor):
         if value is None or _unwrap(value) is None:
             leaves, struct = [], None
         else:
-            struct = _structure(_unwrap(value)) if isinstance(_unwrap(value), (tuple, list)) else None
-            leaves = [semantic.to_tensor(x) for x in _flatten(_unwrap(value) if struct is not None else value)]
+            uv = _unwrap(value)
+            struct = _structure(uv) if isinstance(uv, (tuple, list)) or _is_desc(uv) else None
+            leaves = [semantic.to_tensor(x) for x in _flatten(uv if struct is not None else value)]
         types = [t.type for t in leaves]
         if func.ret_types is None:
             self.builder.declare_results(func.fn, types)
@@ -1117,6 +1187,8 @@ class ModuleGenerator:
         def resolve(v):
             if isinstance(v, _ArgSlot):
                 return tensor(fn.args[v.index], leaves[v.index][1])
+            if isinstance(v, _DescSlots):
+                return core.tensor_descriptor._from_leaves(v.ty, [resolve(x) for x in v.slots])
             if isinstance(v, tuple):
                 return tuple(resolve(x) for x in v)
             return v
@@ -1134,6 +1206,18 @@ class ModuleGenerator:
         to `leaves` as (name, type, attrs)), a tuple of them for a tuple type, or None."""
         if ty is None:
             return constexpr(None)
+        if isinstance(ty, core.tensor_descriptor_type):
+            # base pointer, run-time sizes, run-time strides: one function argument each
+            types = ty.leaf_types()
+            attrs = attrs if isinstance(attrs, tuple) and len(attrs) == len(types) else ({},) * len(types)
+            names = [f"{name}_base"] + \
+                [f"{name}_shape{i}" for i, c in enumerate(ty.shape) if isinstance(c, core.dtype)] + \
+                [f"{name}_stride{i}" for i, c in enumerate(ty.strides) if isinstance(c, core.dtype)]
+            slots = []
+            for n, t, a in zip(names, types, attrs):
+                leaves.append((n, t, dict(a)))
+                slots.append(_ArgSlot(len(leaves) - 1))
+            return _DescSlots(ty, slots)
         if isinstance(ty, tuple):
             attrs = attrs if isinstance(attrs, tuple) else ({},) * len(ty)
             return tuple(self._kernel_param(leaves, f"{name}_{i}", t, a) for i, (t, a) in enumerate(zip(ty, attrs)))
@@ -1176,17 +1260,20 @@ class ModuleGenerator:
         for pname, val in bound.items():
             # On a called function tl.constexpr is a hint, as in Triton: a value only known at
             # run time is passed like any other (the attention tutorial relies on it).
-            if pname in jit_fn.constexpr_names and not _is_tensor(val):
+            if pname in jit_fn.constexpr_names and not _is_runtime(val):
                 v = _unwrap(val)
                 params[pname] = ("const", v)
                 key_parts.append((pname, "c", _hashable(v)))
                 continue
             uv = _unwrap(val)
-            if isinstance(uv, (tuple, list)) and any(_is_tensor(x) for x in _flatten(uv)):
-                leaves = [semantic.to_tensor(x) for x in _flatten(uv)]
-                params[pname] = ("tuple", _structure(uv), len(leaves))
+            if _is_desc(uv) or isinstance(uv, (tuple, list)) and any(_is_tensor(x) for x in _flatten(uv)):
+                # tuples and tensor descriptors: their run-time values are passed; their compile-time
+                # elements (and a descriptor's constants, in its type) specialize the callee, as in Triton
+                leaves = _flatten(uv, consts=True)
+                struct = _structure(uv, consts=True)
+                params[pname] = ("tuple", struct, len(leaves))
                 leaves_in.extend(leaves)
-                key_parts.append((pname, "t", _structure(uv), tuple(str(x.type) for x in leaves)))
+                key_parts.append((pname, "t", struct, tuple(str(x.type) for x in leaves)))
             elif _is_tensor(val):
                 params[pname] = ("tensor",)
                 leaves_in.append(val)

@@ -7,6 +7,7 @@ below this module; the launch path (tessera.runtime.launch) above it.
 
 import linecache
 import os
+import re
 import tempfile
 
 from .. import _core, backends
@@ -44,12 +45,18 @@ def parse_target(target):
 
 
 def _parse_sig_entry(name, spec):
-    """'*fp32' / '*fp32:16' / 'i32' / 'i32:16' / a tl dtype -> (dtype, attrs)."""
+    """'*fp32' / '*fp32:16' / 'i32' / 'i32:16' / a tl dtype -> (dtype, attrs); a tensor descriptor
+    'tensordesc<fp16[64, 64]>' (or '…, nan>' for NaN padding; sizes i32, strides i64) or a
+    tl.tensor_descriptor_type -> (that type, attrs per leaf)."""
     attrs = {}
     if isinstance(spec, core.dtype):
         return spec, attrs
+    if isinstance(spec, core.tensor_descriptor_type):
+        return spec, ({},) * len(spec.leaf_types())
     if not isinstance(spec, str):
         raise TypeError(f"signature of '{name}' must be a type string like '*fp32' or 'i32', got {spec!r}")
+    if spec.replace(" ", "").startswith("tensordesc<"):
+        return _parse_descriptor_sig(name, spec)
     base, _, div = spec.partition(":")
     ty = core.str_to_ty(base)
     if div:
@@ -57,6 +64,26 @@ def _parse_sig_entry(name, spec):
             raise ValueError(f"divisibility of '{name}' must be a power of two, got {div!r}")
         attrs["tt.divisibility"] = f"{int(div)} : i32"
     return ty, attrs
+
+
+_TENSORDESC_SIG = re.compile(r"^\s*tensordesc<\s*(\w+)\s*\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]\s*(?:,\s*(zero|nan)\s*)?>\s*$")
+
+
+def _parse_descriptor_sig(name, spec):
+    m = _TENSORDESC_SIG.match(spec)
+    if not m:
+        raise ValueError(f"signature of '{name}': expected a descriptor like 'tensordesc<fp16[64, 64]>' or "
+                         f"'tensordesc<fp32[128], nan>', got {spec!r}")
+    elt = core.str_to_ty(m.group(1))
+    block = [int(b) for b in m.group(2).split(",")]
+    if not 1 <= len(block) <= 5:
+        raise ValueError(f"signature of '{name}': a descriptor has 1 to 5 dimensions, got {spec!r}")
+    for b in block:
+        if b <= 0 or b & (b - 1):
+            raise ValueError(f"signature of '{name}': block dimensions must be powers of 2, got {spec!r}")
+    ty = core.tensor_descriptor_type(core.block_type(elt, block), [core.int32] * len(block),
+                                     [core.int64] * (len(block) - 1) + [1], m.group(3) or "zero")
+    return ty, ({},) * len(ty.leaf_types())
 
 
 def make_ttir(jit_fn, arg_types, constexprs, arg_attrs, name=None):

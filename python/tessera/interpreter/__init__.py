@@ -45,9 +45,25 @@ def _torch_elt(name, t):
     return elt
 
 
+def _wrap_descriptor(name, v, memory):
+    """A TensorDescriptor argument (tessera.tools.tensor_descriptor) as the tl.tensor_descriptor the
+    kernel sees: its sizes and strides as int32/int64 scalars like int arguments, the last stride
+    the constant 1 (as in compiled kernels)."""
+    shape, strides, block = v.launch_parts()
+    base = _wrap_arg(f"{name}.base", v.base, memory)
+    sizes = [_wrap_arg(f"{name}.shape[{i}]", s, memory) for i, s in enumerate(shape)]
+    steps = [_wrap_arg(f"{name}.strides[{i}]", s, memory) for i, s in enumerate(strides[:-1])] + [1]
+    elt = base.dtype.element_ty
+    ty = core.tensor_descriptor_type(core.block_type(elt, block), [s.dtype for s in sizes],
+                                     [s if isinstance(s, int) else s.dtype for s in steps], v.padding)
+    return core.tensor_descriptor(base, sizes, steps, ty)
+
+
 def _wrap_arg(name, v, memory):
     if v is None:
         return None
+    if getattr(type(v), "__tessera_tensor_descriptor__", False):  # checked before tuples: it is one
+        return _wrap_descriptor(name, v, memory)
     wrapped_dtype = getattr(v, "dtype", None)
     if isinstance(wrapped_dtype, core.dtype) and hasattr(v, "base"):  # a TensorWrapper (reinterpret)
         base = _wrap_arg(name, v.base, memory)

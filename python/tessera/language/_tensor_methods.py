@@ -189,12 +189,55 @@ class _TensorMethods:
         return M.abs(self)
 
 
+class _DescriptorMethods:
+    """The methods of tl.tensor_descriptor_base (desc.load(offsets), desc.store(offsets, value) …)."""
+
+    def load(self, offsets):
+        """The block at element `offsets` (one per dimension); out-of-bounds elements are the
+        padding (0 or NaN)."""
+        return semantic.descriptor_load(self, offsets)
+
+    def store(self, offsets, value):
+        """Writes `value` (of the block's shape) at element `offsets`; out-of-bounds elements are
+        not written."""
+        return semantic.descriptor_store(self, offsets, value)
+
+    def atomic_add(self, offsets, value):
+        return semantic.descriptor_atomic("add", self, offsets, value)
+
+    def atomic_min(self, offsets, value):
+        return semantic.descriptor_atomic("min", self, offsets, value)
+
+    def atomic_max(self, offsets, value):
+        return semantic.descriptor_atomic("max", self, offsets, value)
+
+    def atomic_and(self, offsets, value):
+        return semantic.descriptor_atomic("and", self, offsets, value)
+
+    def atomic_or(self, offsets, value):
+        return semantic.descriptor_atomic("or", self, offsets, value)
+
+    def atomic_xor(self, offsets, value):
+        return semantic.descriptor_atomic("xor", self, offsets, value)
+
+    def gather(self, x_offsets, y_offset):
+        """Rows `x_offsets` of a 2-D descriptor whose block is one row, from column `y_offset`."""
+        return semantic.descriptor_gather(self, x_offsets, y_offset)
+
+    def scatter(self, value, x_offsets, y_offset):
+        """Writes `value` to rows `x_offsets` of a 2-D descriptor whose block is one row."""
+        return semantic.descriptor_scatter(self, value, x_offsets, y_offset)
+
+
 def _attach():
     # `__hash__` is None in _TensorMethods (it defines __eq__); tensors keep core's hash (identity).
     internal = {"__module__", "__qualname__", "__dict__", "__weakref__", "__doc__", "__hash__"}
     for name, value in vars(_TensorMethods).items():
         if name not in internal:
             setattr(core.tensor, name, value)
+    for name, value in vars(_DescriptorMethods).items():
+        if name not in internal:
+            setattr(core.tensor_descriptor_base, name, value)
 
 
 _attach()

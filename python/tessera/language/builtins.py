@@ -155,6 +155,28 @@ def advance(base, offsets):
     return semantic.advance(base, offsets)
 
 
+@builtin
+def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero"):
+    """A tensor descriptor (tl.tensor_descriptor) of the tensor at `base` (a scalar pointer) with
+    `shape` and `strides` (in elements; the last stride must be the constant 1), loading and
+    storing blocks of `block_shape` (constexpr powers of 2, at least 16 bytes along the last
+    dimension). Elements outside the shape read as 0 (padding_option="zero") or NaN ("nan") and
+    are not written. Needs no global scratch memory (no tessera.set_allocator)."""
+    return semantic.make_tensor_descriptor(base, shape, strides, block_shape, padding_option)
+
+
+@builtin
+def load_tensor_descriptor(desc, offsets):
+    """desc.load(offsets): the block of the descriptor at element `offsets` (one per dimension)."""
+    return semantic.descriptor_load(desc, offsets)
+
+
+@builtin
+def store_tensor_descriptor(desc, offsets, value):
+    """desc.store(offsets, value): writes `value` (of the block's shape) at element `offsets`."""
+    return semantic.descriptor_store(desc, offsets, value)
+
+
 def _atomic(op):
     def fn(pointer, val, mask=None, sem=None, scope=None):
         return semantic.atomic_rmw(op, pointer, val, mask, sem, scope)

@@ -515,3 +515,147 @@ class tensor:
 
 class block_ptr_tensor(tensor):
     """A block pointer (tl.make_block_ptr)."""
+
+
+# ------------------------------------------------------------ tensor descriptors
+
+class tensor_descriptor_base_type:
+    """The type of a tensor descriptor: the block (element type and block shape) it loads and
+    stores, as triton.language.tensor_descriptor_base_type."""
+
+    def __init__(self, block_ty):
+        if not isinstance(block_ty, block_type):
+            raise TypeError(f"a tensor descriptor type needs a block type, got {block_ty!r}")
+        self.block_type = block_ty
+
+    def is_block(self):
+        return False
+
+    def is_ptr(self):
+        return False
+
+    def _key(self):
+        return (self.block_type._key(),)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self._key() == other._key()
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash((type(self).__name__, self._key()))
+
+    def _block_str(self):
+        return f"{self.block_type.element_ty}{list(self.block_type.shape)}"
+
+    def __str__(self):
+        return f"tensor_descriptor<{self._block_str()}>"
+
+    __repr__ = __str__
+
+
+class tensor_descriptor_type(tensor_descriptor_base_type):
+    """The type of a tl.tensor_descriptor: its block type, its padding ("zero" or "nan"), and for
+    each dimension's size and stride either the integer dtype of a run-time value or a constant
+    int. The last stride is always the constant 1. A kernel parameter of this type takes the base
+    pointer and the run-time sizes and strides as separate arguments (leaf_types)."""
+
+    def __init__(self, block_ty, shape, strides, padding="zero"):
+        super().__init__(block_ty)
+        rank = len(block_ty.shape)
+        shape, strides = tuple(shape), tuple(strides)
+        if len(shape) != rank or len(strides) != rank:
+            raise ValueError(f"a tensor descriptor of rank {rank} needs {rank} sizes and strides, got "
+                             f"{len(shape)} and {len(strides)}")
+        for c in shape + strides:
+            if not (isinstance(c, dtype) and c.is_int() and not c.is_bool()) and \
+                    not (isinstance(c, int) and not isinstance(c, bool)):
+                raise TypeError(f"a tensor descriptor's sizes and strides are integer dtypes or ints, got {c!r}")
+        if strides[-1] != 1 or isinstance(strides[-1], dtype):
+            raise ValueError("a tensor descriptor's last stride is the constant 1")
+        if padding not in ("zero", "nan"):
+            raise ValueError(f"padding must be 'zero' or 'nan', got {padding!r}")
+        self.shape = shape
+        self.strides = strides
+        self.padding = padding
+
+    @property
+    def element_ty(self):
+        return self.block_type.element_ty
+
+    def leaf_types(self):
+        """The types of the values a descriptor is made of at run time: the base pointer, then
+        the run-time sizes, then the run-time strides."""
+        return [pointer_type(self.block_type.element_ty)] + \
+            [c for c in self.shape + self.strides if isinstance(c, dtype)]
+
+    def _key(self):
+        def comp(c):
+            return ("t", c._key()) if isinstance(c, dtype) else ("c", c)
+        return (self.block_type._key(), tuple(comp(c) for c in self.shape), tuple(comp(c) for c in self.strides),
+                self.padding)
+
+    def __str__(self):
+        def comp(cs):
+            return "(" + ", ".join(str(c) for c in cs) + ")"
+        return (f"tensor_descriptor<{self._block_str()}, shape={comp(self.shape)}, strides={comp(self.strides)}, "
+                f"padding={self.padding}>")
+
+    __repr__ = __str__
+
+
+class tensor_descriptor_base:
+    """A descriptor of a tensor in global memory that loads and stores blocks of `block_shape`
+    elements at element offsets (tl.tensor_descriptor_base). Its methods (load, store, the
+    atomics, gather, scatter) are attached by _tensor_methods."""
+
+    def __init__(self, type):
+        self.type = type
+        self.handle = None
+
+    @property
+    def block_type(self):
+        return self.type.block_type
+
+    @property
+    def block_shape(self):
+        return list(self.type.block_type.shape)
+
+    @property
+    def dtype(self):
+        return self.type.block_type.element_ty
+
+    def __str__(self):
+        return str(self.type)
+
+    def __repr__(self):
+        return str(self.type)
+
+    def __bool__(self):
+        return True
+
+
+class tensor_descriptor(tensor_descriptor_base):
+    """A tensor descriptor with its base pointer, sizes and strides (tl.tensor_descriptor): from
+    tl.make_tensor_descriptor or a TensorDescriptor kernel argument. `shape` and `strides` hold a
+    scalar integer tensor or an int (a constant) per dimension."""
+
+    def __init__(self, base, shape, strides, type):
+        super().__init__(type)
+        self.base = base
+        self.shape = tuple(shape)
+        self.strides = tuple(strides)
+
+    def _leaves(self):
+        """The run-time values (tensors) the descriptor is made of, in leaf_types order."""
+        return [self.base] + [c for c in self.shape + self.strides if isinstance(c, tensor)]
+
+    @classmethod
+    def _from_leaves(cls, ty, leaves):
+        """The descriptor of type `ty` made of `leaves` (tensors, in ty.leaf_types() order)."""
+        it = iter(leaves)
+        base = next(it)
+        shape = [next(it) if isinstance(c, dtype) else c for c in ty.shape]
+        strides = [next(it) if isinstance(c, dtype) else c for c in ty.strides]
+        return cls(base, shape, strides, ty)

@@ -1255,3 +1255,281 @@ def extern_elementwise(symbol_fp32, symbol_fp64, np_name, args, ret_float=True):
     sym = symbol_fp32 if t == core.float32 else symbol_fp64
     out = tensor(current_builder().extern_elementwise(sym, np_name, [a.handle for a in args], ret), ret)
     return cast(out, orig) if orig != t else out
+
+# --------------------------------------------------------------- tensor descriptors
+#
+# A descriptor is a front-end value: its base pointer, a size and a stride per dimension (each a
+# scalar integer tensor or a constant int) and its block type. Its loads and stores are masked
+# pointer accesses: the addresses are base + sum_d (off_d + arange(B_d)) * stride_d in int64, the
+# mask is the conjunction over dimensions of 0 <= off_d + i < size_d, built per dimension on 1-D
+# vectors and broadcast. (The TMA engine is a later lowering of the same operations.)
+
+MAX_DESCRIPTOR_RANK = 5
+
+
+def _sequence(v, what, fn):
+    v = _unwrap(v)
+    if isinstance(v, (tuple, list)):
+        return [_unwrap(x) for x in v]
+    raise TypeError(f"{fn}: {what} must be a list or tuple (one entry per dimension), got "
+                    f"{getattr(v, 'type', type(v).__name__)}")
+
+
+def _index_scalar(v, what, fn, nonneg_const=False):
+    """An int constant, or a scalar integer tensor as int32 or int64 (narrower and unsigned
+    integers widen)."""
+    v = _unwrap(v)
+    if isinstance(v, tensor):
+        if v.shape:
+            raise TypeError(f"{fn}: {what} must be a scalar, got a tensor of shape {_shape_str(v.shape)}")
+        t = v.dtype
+        if not t.is_int() or t.is_bool():
+            raise TypeError(f"{fn}: {what} must be an integer, got {t}")
+        if t.is_int_unsigned():
+            return cast(v, core.int64) if t.primitive_bitwidth >= 32 else cast(v, core.int32)
+        if t.primitive_bitwidth < 32:
+            return cast(v, core.int32)
+        return v
+    if isinstance(v, builtins.bool) or not isinstance(v, builtins.int):
+        raise TypeError(f"{fn}: {what} must be an integer, got {v!r}")
+    if not -2**63 <= v < 2**63:
+        raise ValueError(f"{fn}: {what} ({v}) does not fit in 64 bits")
+    if nonneg_const and v < 0:
+        raise ValueError(f"{fn}: {what} must not be negative, got {v}")
+    return v
+
+
+def _padding(p, elt, fn):
+    p = _unwrap(p)
+    if p not in ("zero", "nan"):
+        raise ValueError(f"{fn}: padding_option must be 'zero' or 'nan', got {p!r}")
+    if p == "nan" and not elt.is_floating():
+        raise ValueError(f"{fn}: padding_option='nan' needs a floating-point element type, got {elt}")
+    return p
+
+
+def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero"):
+    fn = "make_tensor_descriptor"
+    base = _unwrap(base)
+    if not isinstance(base, tensor) or base.shape or not base.dtype.is_ptr() or base.dtype.is_block_ptr():
+        raise TypeError(f"{fn}: base must be a scalar pointer, got "
+                        f"{base.type if isinstance(base, tensor) else type(base).__name__}")
+    shape = _sequence(shape, "shape", fn)
+    strides = _sequence(strides, "strides", fn)
+    block_shape = _sequence(block_shape, "block_shape", fn)
+    ndim = len(shape)
+    if not 1 <= ndim <= MAX_DESCRIPTOR_RANK:
+        raise ValueError(f"{fn}: a descriptor has 1 to {MAX_DESCRIPTOR_RANK} dimensions, got {ndim} (the length "
+                         f"of shape)")
+    if len(strides) != ndim:
+        raise ValueError(f"{fn}: expected {ndim} strides (one per dimension of shape), got {len(strides)}")
+    if len(block_shape) != ndim:
+        raise ValueError(f"{fn}: block_shape must have {ndim} dimensions like shape, got {len(block_shape)}")
+    block_shape = tuple(_const_int(b, f"{fn}: each dimension of block_shape") for b in block_shape)
+    _check_block_shape(block_shape, fn)
+    elt = base.dtype.element_ty
+    padding = _padding(padding_option, elt, fn)
+    elem_bytes = elt.primitive_bitwidth // 8
+    if block_shape[-1] * elem_bytes < 16:
+        raise ValueError(f"{fn}: the last dimension of block_shape must span at least 16 bytes, got "
+                         f"{block_shape[-1]} x {elem_bytes} bytes ({elt}) = {block_shape[-1] * elem_bytes} bytes")
+    last = strides[-1]
+    if isinstance(last, tensor) or isinstance(last, builtins.bool) or last != 1:
+        shown = "a run-time value" if isinstance(last, tensor) else repr(last)
+        raise ValueError(f"{fn}: the last stride must be the constant 1 (the innermost dimension is contiguous), "
+                         f"got {shown}")
+    shape = [_index_scalar(s, f"shape[{i}]", fn, nonneg_const=True) for i, s in enumerate(shape)]
+    strides = [_index_scalar(s, f"strides[{i}]", fn) for i, s in enumerate(strides[:-1])] + [1]
+    ty = core.tensor_descriptor_type(block_type(elt, block_shape),
+                                     [s.dtype if isinstance(s, tensor) else s for s in shape],
+                                     [s.dtype if isinstance(s, tensor) else s for s in strides], padding)
+    return core.tensor_descriptor(base, shape, strides, ty)
+
+
+def _check_block_shape(block_shape, fn):
+    n = 1
+    for i, s in enumerate(block_shape):
+        if s <= 0 or s & (s - 1):
+            raise ValueError(f"{fn}: block_shape {_shape_str(block_shape)}: dimension {i} must be a power of 2, "
+                             f"got {s}")
+        n *= s
+    if n > MAX_NUMEL:
+        raise ValueError(f"{fn}: block_shape {_shape_str(block_shape)} has {n} elements, more than the limit of "
+                         f"{MAX_NUMEL}")
+
+
+def _descriptor(desc, what):
+    desc = _unwrap(desc)
+    if not isinstance(desc, core.tensor_descriptor):
+        raise TypeError(f"{what} expects a tensor descriptor (tl.make_tensor_descriptor or a TensorDescriptor "
+                        f"argument), got {getattr(desc, 'type', type(desc).__name__)}")
+    return desc
+
+
+def _descriptor_offsets(desc, offsets, what):
+    offsets = _sequence(offsets, "offsets", what)
+    rank = len(desc.block_shape)
+    if len(offsets) != rank:
+        raise ValueError(f"{what}: expected {rank} offsets (one per dimension of the block "
+                         f"{_shape_str(desc.block_shape)}), got {len(offsets)}")
+    return [_index_scalar(o, f"offset {i}", what) for i, o in enumerate(offsets)]
+
+
+def _fits_i32(v):
+    if isinstance(v, tensor):
+        return v.dtype.primitive_bitwidth <= 32
+    return -2**31 <= v < 2**31
+
+
+def _along(x, d, rank):
+    """The 1-D tensor `x` as a rank-`rank` tensor whose only non-1 dimension is `d`."""
+    axes = [a for a in range(rank) if a != d]
+    return expand_dims(x, axes) if axes else x
+
+
+def _descriptor_dim(desc, d, off, idx=None):
+    """(element offsets in int64, in-bounds mask or None) along dimension d of the block, as 1-D
+    tensors of the block's extent there; `idx` (1-D) replaces off + arange (gather rows)."""
+    size, stride = desc.shape[d], desc.strides[d]
+    if idx is None:
+        n = desc.block_shape[d]
+        idx = arange(0, n)
+        if not (_fits_i32(off) and _fits_i32(size)):
+            idx = cast(idx, core.int64)
+        if isinstance(off, tensor) or off != 0:
+            idx = add(idx, off)
+        static = not isinstance(off, tensor) and not isinstance(size, tensor)
+        if static and off >= 0 and off + n <= size:
+            mask = None  # known in bounds
+        elif not isinstance(off, tensor) and off >= 0:
+            mask = compare("lt", idx, size)
+        else:
+            mask = logical_and(compare("ge", idx, 0), compare("lt", idx, size))
+    else:
+        if not _fits_i32(size) and idx.dtype.primitive_bitwidth < 64:
+            idx = cast(idx, core.int64)
+        mask = logical_and(compare("ge", idx, 0), compare("lt", idx, size))
+    elems = cast(idx, core.int64)
+    if isinstance(stride, tensor) or stride != 1:
+        elems = mul(elems, cast(stride, core.int64) if isinstance(stride, tensor) else stride)
+    return elems, mask
+
+
+def _descriptor_access(desc, offsets, shape, rows=None):
+    """(pointers, mask or None) of a block of `shape` at `offsets` (rows: gather's row indices)."""
+    rank = len(shape)
+    total, mask = None, None
+    for d in range(rank):
+        e, m = _descriptor_dim(desc, d, offsets[d], rows if d == 0 else None)
+        e = _along(e, d, rank)
+        total = e if total is None else add(total, e)
+        if m is not None:
+            m = _along(m, d, rank)
+            mask = m if mask is None else logical_and(mask, m)
+    total = broadcast_to_shape(total, shape)
+    if mask is not None:
+        mask = broadcast_to_shape(mask, shape)
+    return add(desc.base, total), mask
+
+
+def _descriptor_other(desc, mask):
+    if mask is None:
+        return None
+    return float("nan") if desc.type.padding == "nan" else 0
+
+
+def descriptor_load(desc, offsets, cache_modifier="", eviction_policy=""):
+    what = "tensor descriptor load"
+    desc = _descriptor(desc, what)
+    offsets = _descriptor_offsets(desc, offsets, what)
+    ptrs, mask = _descriptor_access(desc, offsets, desc.block_type.shape)
+    return load(ptrs, mask, _descriptor_other(desc, mask), cache_modifier=cache_modifier,
+                eviction_policy=eviction_policy)
+
+
+def _descriptor_value(desc, value, shape, what):
+    value = to_tensor(value)
+    if value.shape != tuple(shape):
+        raise ValueError(f"{what}: the value has shape {_shape_str(value.shape)}, but the block it writes has shape "
+                         f"{_shape_str(shape)}; they must be equal")
+    return value
+
+
+def descriptor_store(desc, offsets, value):
+    what = "tensor descriptor store"
+    desc = _descriptor(desc, what)
+    offsets = _descriptor_offsets(desc, offsets, what)
+    value = _descriptor_value(desc, value, desc.block_shape, what)
+    ptrs, mask = _descriptor_access(desc, offsets, desc.block_type.shape)
+    store(ptrs, cast(value, desc.dtype), mask)
+    return None
+
+
+# The element types of a descriptor's atomics (Triton's, less fp16/bf16 min/max, which need the
+# TMA engine: as pointer atomics they are not available).
+_DESC_ATOMIC_TYPES = {
+    "add": ("uint32", "int32", "uint64", "fp32", "fp16", "bf16"),
+    "min": ("uint32", "int32", "uint64", "int64"),
+    "max": ("uint32", "int32", "uint64", "int64"),
+    "and": ("uint32", "int32", "uint64", "int64"),
+    "or": ("uint32", "int32", "uint64", "int64"),
+    "xor": ("uint32", "int32", "uint64", "int64"),
+}
+
+
+def descriptor_atomic(op, desc, offsets, value):
+    """desc.atomic_<op>(offsets, value): an atomic read-modify-write of each in-bounds element of
+    the block; returns nothing (as in Triton)."""
+    what = f"tensor descriptor atomic_{op}"
+    desc = _descriptor(desc, what)
+    if desc.dtype.name not in _DESC_ATOMIC_TYPES[op]:
+        allowed = ", ".join(str(core.DTYPES_BY_NAME[n]) for n in _DESC_ATOMIC_TYPES[op])
+        raise TypeError(f"{what} does not support {desc.dtype} elements; supported: {allowed}")
+    offsets = _descriptor_offsets(desc, offsets, what)
+    value = _descriptor_value(desc, value, desc.block_shape, what)
+    ptrs, mask = _descriptor_access(desc, offsets, desc.block_type.shape)
+    atomic_rmw(op, ptrs, cast(value, desc.dtype), mask)
+    return None
+
+
+def _gather_checks(desc, x_offsets, what):
+    if len(desc.block_shape) != 2 or desc.block_shape[0] != 1:
+        raise ValueError(f"{what} needs a 2-D descriptor whose block has 1 row, got block shape "
+                         f"{_shape_str(desc.block_shape)}")
+    x_offsets = to_tensor(x_offsets)
+    if len(x_offsets.shape) != 1 or not x_offsets.dtype.is_int() or x_offsets.dtype.is_bool():
+        raise TypeError(f"{what}: x_offsets must be a 1-D tensor of integers, got {x_offsets.type}")
+    if x_offsets.shape[0] < 8:
+        raise ValueError(f"{what} needs at least 8 rows, got x_offsets of shape {_shape_str(x_offsets.shape)}")
+    min_cols = 32 // builtins.max(1, desc.dtype.primitive_bitwidth) * 8
+    if desc.block_shape[1] < min_cols:
+        raise ValueError(f"{what} of {desc.dtype} needs at least {min_cols} columns, got {desc.block_shape[1]}")
+    if x_offsets.dtype.is_int_unsigned() or x_offsets.dtype.primitive_bitwidth < 32:
+        x_offsets = cast(x_offsets, core.int64 if x_offsets.dtype.primitive_bitwidth >= 32 else core.int32)
+    return x_offsets
+
+
+def descriptor_gather(desc, x_offsets, y_offset):
+    """The rows `x_offsets` (1-D) of a 2-D descriptor whose block is one row, from column y_offset:
+    a [len(x_offsets), block_shape[1]] tensor; out-of-bounds elements are the padding."""
+    what = "tensor descriptor gather"
+    desc = _descriptor(desc, what)
+    x_offsets = _gather_checks(desc, x_offsets, what)
+    y = _index_scalar(y_offset, "y_offset", what)
+    shape = (x_offsets.shape[0], desc.block_shape[1])
+    ptrs, mask = _descriptor_access(desc, [None, y], shape, rows=x_offsets)
+    return load(ptrs, mask, _descriptor_other(desc, mask))
+
+
+def descriptor_scatter(desc, value, x_offsets, y_offset):
+    """Writes `value` ([len(x_offsets), block_shape[1]]) to the rows `x_offsets` of a 2-D
+    descriptor whose block is one row, from column y_offset (in-bounds elements only)."""
+    what = "tensor descriptor scatter"
+    desc = _descriptor(desc, what)
+    x_offsets = _gather_checks(desc, x_offsets, what)
+    y = _index_scalar(y_offset, "y_offset", what)
+    shape = (x_offsets.shape[0], desc.block_shape[1])
+    value = _descriptor_value(desc, value, shape, what)
+    ptrs, mask = _descriptor_access(desc, [None, y], shape, rows=x_offsets)
+    store(ptrs, cast(value, desc.dtype), mask)
+    return None

@@ -12,6 +12,7 @@ import sys
 
 from .. import _core, backends
 from ..language import core
+from . import tensor_descriptor
 from .wrapper import TensorWrapper
 
 # Element types of pointer arguments, by code (a key leaf's dtype field). Append only.
@@ -210,7 +211,19 @@ def decode(jit_fn, key, spec, bound=None):
         ty = kinds[kind]
         return ty, (spec.attrs(code, False) if ty.is_int() and not ty.is_bool() else {})
 
+    def descriptor(entry):
+        # A TensorDescriptor (runtime/tensor_descriptor.py): (base, sizes, strides but the last, meta).
+        ptr, ptr_attrs = leaf(entry[0])
+        sizes = [leaf(c) for c in entry[1]]
+        strides = [leaf(c) for c in entry[2]]
+        block, padding = tensor_descriptor.block_and_padding(entry)
+        ty = core.tensor_descriptor_type(core.block_type(ptr.element_ty, block), [t for t, _ in sizes],
+                                         [t for t, _ in strides] + [1], padding)
+        return ty, (ptr_attrs,) + tuple(a for _, a in sizes + strides)
+
     def tup(entry):
+        if tensor_descriptor.is_key_entry(entry):
+            return descriptor(entry)
         if isinstance(entry, tuple):
             parts = [tup(e) for e in entry]
             return tuple(p[0] for p in parts), tuple(p[1] for p in parts)

@@ -1,0 +1,1 @@
+"""Host-side tools, as triton.tools: tessera.tools.tensor_descriptor.TensorDescriptor."""
