@@ -74,6 +74,8 @@ struct AccelerateMatmulPass
     for (tt::DotOp dot : dots) {
       std::optional<TargetInfoBase::TensorCoreLayouts> layouts =
           targetInfo->getTensorCoreLayouts(dot, warpsAttr.getInt());
+      if (!layouts)
+        layouts = upcastFp8Operands(dot, *targetInfo, warpsAttr.getInt());
       if (!layouts || dot.getC().getType().getEncoding() == layouts->accumulator)
         continue;
       Attribute acc = layouts->accumulator;
@@ -106,6 +108,48 @@ struct AccelerateMatmulPass
     }
     // 2. Loop accumulators stay in those layouts.
     module.walk([&](scf::ForOp loop) { carryInLayout(loop, accumulatorLayouts); });
+  }
+
+  /// A dot of fp8 operands (e5m2 / e4m3, either mix) that the tensor cores
+  /// cannot take as such runs on them as an f16 dot: every fp8 value is exact
+  /// in f16, and the products accumulate in f32 either way. Left on the FMA
+  /// units, such a dot unrolls into thousands of scalar FMAs per thread. The
+  /// operands get widening tt.fp_to_fp ops when the target accepts the f16
+  /// form and converts fp8 (sm_89+ on NVIDIA); otherwise the dot is left
+  /// unchanged.
+  static std::optional<TargetInfoBase::TensorCoreLayouts>
+  upcastFp8Operands(tt::DotOp dot, const TargetInfoBase &targetInfo, int numWarps) {
+    auto isFp8 = [](Type t) { return isa<Float8E5M2Type, Float8E4M3FNType>(t); };
+    auto aType = cast<RankedTensorType>(dot.getA().getType());
+    auto bType = cast<RankedTensorType>(dot.getB().getType());
+    if (!isFp8(aType.getElementType()) || !isFp8(bType.getElementType()) ||
+        !dot.getC().getType().getElementType().isF32())
+      return std::nullopt;
+    // The widening needs the target's fp8 conversions; without them the dot's
+    // own lowering says why fp8 is not supported.
+    if (!targetInfo.getFp8Requirement().empty())
+      return std::nullopt;
+    OpBuilder b(dot);
+    Type f16 = b.getF16Type();
+    Value oldA = dot.getA(), oldB = dot.getB();
+    auto widen = [&](Value v, RankedTensorType t) {
+      return tt::FpToFpOp::create(b, dot.getLoc(),
+                                  RankedTensorType::get(t.getShape(), f16, t.getEncoding()), v,
+                                  tt::RoundingModeAttr())
+          .getResult();
+    };
+    Value a = widen(oldA, aType), bb = widen(oldB, bType);
+    dot.getAMutable().assign(a);
+    dot.getBMutable().assign(bb);
+    std::optional<TargetInfoBase::TensorCoreLayouts> layouts =
+        targetInfo.getTensorCoreLayouts(dot, numWarps);
+    if (!layouts) {
+      dot.getAMutable().assign(oldA);
+      dot.getBMutable().assign(oldB);
+      a.getDefiningOp()->erase();
+      bb.getDefiningOp()->erase();
+    }
+    return layouts;
   }
 
   /// Iter args whose only uses convert them to one of `layouts` and whose

@@ -70,3 +70,12 @@ def test_a_feature_the_target_lacks_is_a_compilation_error_at_the_line():
                         target="cuda:80")
     assert "fp8 dots are not supported on this target" in str(e.value) and "sm_89" in str(e.value)
     assert "tl.dot(a, b)" in str(e.value)
+
+
+def test_fp8_dots_run_on_tensor_cores_as_f16():
+    # From sm_89 an fp8 dot is widened exactly to f16 and runs on mma.sync, not on FMA units
+    # (which unroll it into thousands of scalar FMAs per thread).
+    k = tessera.compile(fp8_dot, signature={"a_ptr": "*fp8e5", "b_ptr": "*fp8e4nv", "c_ptr": "*fp32"},
+                        target="cuda:90")
+    assert "tt.fp_to_fp" in k.asm["ttgir"] and "nvidia_mma" in k.asm["ttgir"]
+    assert "mma.sync.aligned.m16n8k16" in k.asm["ptx"]
