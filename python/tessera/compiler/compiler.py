@@ -26,13 +26,56 @@ def gpu_backend_available(backend=None):
 TTIR_PIPELINE = "builtin.module(tt-rewrite-tensor-pointer, inline, canonicalize, cse, loop-invariant-code-motion, symbol-dce)"
 
 
+class KernelMetadata(dict):
+    """A kernel's metadata: a dict whose keys also read as attributes (`kernel.metadata.shared`,
+    as Triton code reads them)."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"kernel metadata has no '{name}' (it has: {', '.join(sorted(self))})") from None
+
+
 class CompiledKernel:
-    """The artifacts of one compilation: `asm[stage]` text and `metadata`."""
+    """The artifacts of one compilation: `asm[stage]` text and `metadata`.
+
+    A kernel returned by `JITFunction.warmup(...)` (or found in `fn.cache`) is loaded on a device:
+    `n_regs` / `n_spills` are its registers per thread and spilled bytes, and `kernel[grid](*args)`
+    launches it with the launch options it was compiled with (all kernel arguments, constexprs
+    included, as for the JIT function)."""
 
     def __init__(self, name, asm, metadata):
         self.name = name
         self.asm = asm
-        self.metadata = metadata
+        self.metadata = metadata if isinstance(metadata, KernelMetadata) else KernelMetadata(metadata)
+        self.fn = None  # the JITFunction, once launched or warmed up
+        self.launch_options = {}
+
+    def _init_handles(self):
+        """Triton's hook to load the binary: a warmed-up kernel is loaded already. A kernel from
+        tessera.compile() has no device to be loaded on; it is an error to ask."""
+        if getattr(self, "loaded", None) is None:
+            raise RuntimeError(f"{self.name} was compiled but not loaded on a device: get it from "
+                               f"{self.name}.warmup(..., grid=...) to query registers or launch it")
+
+    @property
+    def n_regs(self):
+        self._init_handles()
+        return self.metadata["num_registers"]
+
+    @property
+    def n_spills(self):
+        self._init_handles()
+        return self.metadata["num_spills"]
+
+    def __getitem__(self, grid):
+        self._init_handles()
+        fn, options = self.fn, self.launch_options
+
+        def runner(*args, **kwargs):
+            return fn[grid](*args, **{**options, **kwargs})
+        return runner
 
     def __repr__(self):
         return f"CompiledKernel({self.name}, stages={list(self.asm)})"

@@ -360,3 +360,28 @@ def test_cache_hints_keep_results():
     hinted_copy[(1,)](x, out, N=256)
     want = torch.cat([x, torch.where(torch.arange(256, device="cuda") < 253, x, torch.full_like(x, -1.0))])
     assert torch.equal(out, want)
+
+
+@tessera.jit
+def rows_kernel(out, x, n_rows, n_cols, BLOCK: tl.constexpr, num_stages: tl.constexpr):
+    # A parameter named like a launch option, as in Triton's softmax tutorial.
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0), num_stages=num_stages):
+        offs = tl.arange(0, BLOCK)
+        m = offs < n_cols
+        tl.store(out + row * n_cols + offs, tl.load(x + row * n_cols + offs, mask=m) * 2, mask=m)
+
+
+def test_warmed_up_kernel_reports_resources_and_launches():
+    # The softmax tutorial's pattern: warmup, read registers and shared memory, launch the
+    # compiled kernel itself on a persistent grid.
+    x = torch.rand(37, 100, device="cuda")
+    out = torch.zeros_like(x)
+    k = rows_kernel.warmup(out, x, 37, 100, BLOCK=128, num_stages=2, num_warps=2, grid=(1,))
+    k._init_handles()
+    assert isinstance(k.n_regs, int) and 0 < k.n_regs <= 255
+    assert isinstance(k.n_spills, int) and k.n_spills >= 0
+    assert k.metadata.shared == k.metadata["shared"] and k.metadata.num_warps == 2
+    k[(5, 1, 1)](out, x, 37, 100, 128, 2)
+    torch.testing.assert_close(out, x * 2)
+    # The launch reused the warmed-up binary (same options, no second compilation).
+    assert len([c for c in rows_kernel.cache.values() if c.name == "rows_kernel"]) == 1
