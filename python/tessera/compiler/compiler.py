@@ -74,6 +74,12 @@ class CompiledKernel:
         fn, options = self.fn, self.launch_options
 
         def runner(*args, **kwargs):
+            # A positional argument whose parameter is named like a launch option (num_stages)
+            # goes by keyword, so that it sets the option too, as it did at warmup.
+            names = fn.arg_names
+            if len(args) <= len(names) and any(n in options for n in names[:len(args)]):
+                kwargs = {**dict(zip(names, args)), **kwargs}
+                args = ()
             return fn[grid](*args, **{**options, **kwargs})
         return runner
 

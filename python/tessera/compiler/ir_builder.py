@@ -649,6 +649,9 @@ class IRBuilder(BuilderProtocol):
     def device_assert(self, cond, msg, cond_ty):
         self.emit(f"tt.assert {cond.name}, {quote(msg)}", f" : {cond.ir_type}")
 
+    def assume(self, cond):
+        self.emit(f"llvm.intr.assume {cond.name}", " : i1")
+
     def barrier(self):
         self.emit("ttg.barrier", "")
 

@@ -954,5 +954,13 @@ class InterpreterBuilder(BuilderProtocol):
             raise AssertionError(f"{source.location_prefix()}device assertion failed in program ({p}){where}: "
                                  f"{msg}")
 
+    def assume(self, cond):
+        # An assumption that does not hold is undefined behaviour in a compiled kernel (the
+        # optimizer may rely on it); the interpreter reports it where it happens.
+        if not bool(np.asarray(cond, dtype=np.bool_)):
+            p = ", ".join(str(x) for x in self.pid)
+            raise AssertionError(f"{source.location_prefix()}tl.assume: the assumed condition is false in "
+                                 f"program ({p}) (undefined behaviour in a compiled kernel)")
+
     def barrier(self):
         pass

@@ -7,7 +7,7 @@ operators are attached by _tensor_methods, which builds on all of them.
 
 from . import _tensor_methods, extra, math, random, semantic  # noqa: F401
 from .builtins import (  # noqa: F401
-    advance, arange, argmax, argmin, associative_scan, atomic_add, atomic_and, atomic_cas, atomic_max,
+    advance, arange, argmax, argmin, associative_scan, assume, atomic_add, atomic_and, atomic_cas, atomic_max,
     atomic_min, atomic_or, atomic_xchg, atomic_xor, broadcast, broadcast_to, cast, cat, cdiv, clamp, flip,
     cumprod, cumsum, debug_barrier, device_assert, device_print, div_rn, dot, expand_dims, fdiv, fma,
     full, full_like, gather, histogram, inline_asm_elementwise, interleave, join, load, load_tensor_descriptor,

@@ -193,5 +193,8 @@ class BuilderProtocol:
     def device_assert(self, cond, msg, cond_ty):
         raise NotImplementedError
 
+    def assume(self, cond):
+        raise NotImplementedError
+
     def barrier(self):
         raise NotImplementedError

@@ -528,6 +528,13 @@ def sort(x, dim=None, descending=False):
 
 
 @builtin
+def assume(cond):
+    """Tell the compiler that the scalar boolean `cond` holds (LLVM's assume): it may optimize
+    with it, and a false assumption is undefined behaviour. The interpreter checks it."""
+    return semantic.assume(cond)
+
+
+@builtin
 def multiple_of(input, values):
     return semantic.hint(input, "tt.divisibility", values)
 

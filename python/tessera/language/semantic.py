@@ -1217,6 +1217,15 @@ def device_assert(cond, msg=""):
     current_builder().device_assert(cond.handle, str(msg), cond.type)
 
 
+def assume(cond):
+    cond = to_tensor(cond)
+    if cond.type.is_block():
+        raise ValueError(f"tl.assume takes a scalar condition, got a tensor of shape {_shape_str(cond.shape)}")
+    if cond.dtype != core.int1:
+        raise TypeError(f"tl.assume takes a boolean condition (a comparison), got {cond.dtype}")
+    current_builder().assume(cond.handle)
+
+
 def inline_asm_elementwise(asm, constraints, args, dtype_, is_pure, pack):
     asm, constraints = _unwrap(asm), _unwrap(constraints)
     pack = _const_int(pack, "pack")

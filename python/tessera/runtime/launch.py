@@ -31,10 +31,9 @@ def launch_miss(jit_fn, key, bound, options, device):
                                      backend.current_target(device), opts)
     kernel.metadata["device"] = device
     kernel.loaded = backend.load(kernel, device)
-    # kernel[grid](*args) relaunches through the JIT function with these options (a kernel
-    # parameter named like an option, e.g. num_stages, travels as an argument instead).
+    # kernel[grid](*args) relaunches through the JIT function with these options.
     kernel.fn = jit_fn
-    kernel.launch_options = {k: v for k, v in options.items() if k not in jit_fn.arg_names}
+    kernel.launch_options = dict(options)
     jit_fn.cache[key] = kernel
     globals_ = [(gdict, name, value) for (_, _, name), (value, gdict, _) in kernel.metadata["used_globals"].items()
                 if gdict is not None]

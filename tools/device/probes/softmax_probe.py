@@ -1,0 +1,48 @@
+"""Probe: the softmax tutorial's kernel (its source read from the git-ignored upstream copy) under
+Tessera: registers, shared memory, the persistent grid it computes, and its time against a one
+program per row grid. Prints one JSON line."""
+import ast, json, os, sys, textwrap
+import torch
+import tessera as triton
+import tessera.language as tl
+from tessera.runtime import driver
+from tessera.testing import do_bench
+
+here = os.path.dirname(os.path.abspath(__file__))
+src = open(os.path.join(here, "../../../benchmarks/tutorials/upstream/02-fused-softmax.py")).read()
+tree = ast.parse(src)
+fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "softmax_kernel")
+code = ast.get_source_segment(src, fn)
+path = "/tmp/softmax_probe_kernel.py"
+with open(path, "w") as f:
+    f.write("import tessera as triton\nimport tessera.language as tl\n\n" + code + "\n")
+sys.path.insert(0, "/tmp")
+from softmax_probe_kernel import softmax_kernel  # noqa: E402
+
+props = driver.active.utils.get_device_properties(0)
+res = {"props": props}
+for n_cols in (256, 6400):
+    x = torch.randn(4096, n_cols, device="cuda")
+    y = torch.empty_like(x)
+    BLOCK = triton.next_power_of_2(n_cols) if hasattr(triton, "next_power_of_2") else 1 << (n_cols - 1).bit_length()
+    nw = 8 if BLOCK < 2048 else 16 if BLOCK >= 4096 else 8
+    nw = 8
+    k = softmax_kernel.warmup(y, x, x.stride(0), y.stride(0), 4096, n_cols, BLOCK_SIZE=BLOCK, num_stages=4,
+                              num_warps=nw, grid=(1,))
+    k._init_handles()
+    occ = props["max_num_regs"] // (k.n_regs * 32 * nw)
+    shared = k.metadata.shared
+    occ2 = min(occ, props["max_shared_mem"] // shared) if shared else occ
+    nprog = props["multiprocessor_count"] * occ2
+    t_persist = do_bench(lambda: k[(nprog, 1, 1)](y, x, x.stride(0), y.stride(0), 4096, n_cols, BLOCK, 4))
+    ok1 = torch.allclose(y, torch.softmax(x, -1), atol=1e-5)
+    y.zero_()
+    t_rows = do_bench(lambda: softmax_kernel[(4096,)](y, x, x.stride(0), y.stride(0), 4096, n_cols, BLOCK_SIZE=BLOCK,
+                                                     num_stages=4, num_warps=nw))
+    ok2 = torch.allclose(y, torch.softmax(x, -1), atol=1e-5)
+    t_torch = do_bench(lambda: torch.softmax(x, -1))
+    gbs = lambda ms: 2 * x.numel() * 4 / ms * 1e-6
+    res[n_cols] = dict(n_regs=k.n_regs, n_spills=k.n_spills, shared=shared, occupancy=occ, occupancy_smem=occ2,
+                       programs=nprog, persistent_gbs=gbs(t_persist), rows_grid_gbs=gbs(t_rows), torch_gbs=gbs(t_torch),
+                       ok=[ok1, ok2], cache_entries=len(softmax_kernel.cache))
+print(json.dumps(res, default=str))
