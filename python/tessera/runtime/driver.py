@@ -8,6 +8,7 @@ GPUTarget("cpu", 0, 1) and whose torch device is the CPU, so code that asks for 
 in the interpreter."""
 
 import collections
+import weakref
 
 from .. import backends
 
@@ -33,6 +34,7 @@ class Driver:
     def __init__(self, backend):
         self.backend = backend
         self.utils = _Utils(self)
+        self._properties = {}
 
     @staticmethod
     def _ordinal(device):
@@ -67,8 +69,14 @@ class Driver:
         return getattr(_torch(), self.backend.torch_device_type())
 
     def _device_properties(self, device):
+        # A device's properties do not change while the process runs, and querying them costs
+        # about a millisecond (one driver call per attribute): code that asks on every call (the
+        # softmax tutorial, through get_current_target) gets a copy of the first answer.
         device = self.get_current_device() if device is None else self._ordinal(device)
-        return self.backend.device_properties(device)
+        props = self._properties.get(device)
+        if props is None:
+            props = self._properties[device] = dict(self.backend.device_properties(device))
+        return dict(props)
 
     def __repr__(self):
         return f"<tessera driver: {self.backend.name}>"
@@ -119,10 +127,14 @@ class _Active:
         backend = backends.launch_backend()
         # Interpreting on a GPU machine, the GPU is still the device (as in Triton).
         if backend is not None and backend.is_available():
-            return Driver(backend)
+            drv = self._drivers.get(backend)
+            if drv is None:  # one Driver per backend, so its device-property cache lasts
+                drv = self._drivers[backend] = Driver(backend)
+            return drv
         return InterpreterDriver()
 
     _override = None
+    _drivers = weakref.WeakKeyDictionary()
 
     def __getattr__(self, name):
         return getattr(self._resolve(), name)

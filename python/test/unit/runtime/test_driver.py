@@ -78,3 +78,24 @@ def test_set_active_overrides(fake):
     finally:
         driver.reset_active()
     assert driver.active.get_current_target().backend == "fakegpu"
+
+
+def test_device_properties_are_queried_once_per_device(fake, monkeypatch):
+    # Querying costs ~1 ms on a real GPU; Triton code asks on every call (is_hip() through
+    # get_current_target()). Each device is asked once, and callers get copies.
+    calls = []
+    real = FakeGpu.device_properties
+
+    def counting(self, device):
+        calls.append(device)
+        return real(self, device)
+
+    monkeypatch.setattr(FakeGpu, "device_properties", counting)
+    a = driver.active
+    for _ in range(5):
+        a.get_current_target()
+        a.utils.get_device_properties(0)
+    assert sorted(set(calls)) == [0, 1] and len(calls) == 2
+    p = a.utils.get_device_properties(0)
+    p["max_shared_mem"] = -1
+    assert a.utils.get_device_properties(0)["max_shared_mem"] == 1000
