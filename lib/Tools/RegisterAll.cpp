@@ -40,6 +40,7 @@ void tessera::registerAllTranslations(mlir::DialectRegistry &registry) {
 namespace mlir::tessera::test {
 void registerTestAllocationPass();
 void registerTestMembarPass();
+void registerTestAxisInfoPass();
 } // namespace mlir::tessera::test
 
 void tessera::registerAllPasses() {
@@ -61,6 +62,7 @@ void tessera::registerAllPasses() {
   mlir::tessera::registerTTGToLLVMPasses();
   mlir::tessera::test::registerTestAllocationPass();
   mlir::tessera::test::registerTestMembarPass();
+  mlir::tessera::test::registerTestAxisInfoPass();
   for (const std::string &name : getRegisteredBackendNames())
     lookupBackend(name)->registerPasses();
 }

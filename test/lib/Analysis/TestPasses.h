@@ -5,6 +5,7 @@
 namespace mlir::tessera::test {
 void registerTestAllocationPass();
 void registerTestMembarPass();
+void registerTestAxisInfoPass();
 } // namespace mlir::tessera::test
 
 #endif
