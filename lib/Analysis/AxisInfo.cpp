@@ -15,6 +15,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -400,6 +401,11 @@ LogicalResult AxisInfoAnalysis::visitOperation(Operation *op,
       return success();
     }
     pessimisticResults();
+    return success();
+  }
+  // A layout conversion moves values between threads, not their values.
+  if (isa<ttg::ConvertLayoutOp>(op)) {
+    setAll(in(0));
     return success();
   }
   // Casts that keep the integer value (or address).

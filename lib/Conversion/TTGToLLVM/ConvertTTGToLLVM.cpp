@@ -9,6 +9,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "tessera/Analysis/AxisInfo.h"
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
@@ -114,7 +115,10 @@ struct ConvertTTGToLLVMPass
     populateFuncOpToLLVMPatterns(typeConverter, patterns, numWarps);
     populateElementwiseOpToLLVMPatterns(typeConverter, patterns);
     populateViewOpToLLVMPatterns(typeConverter, patterns);
-    populateLoadStoreOpToLLVMPatterns(typeConverter, patterns);
+    // AxisInfo of the TTGIR, before any op is rewritten: the load/store
+    // patterns ask it which accesses may be vectors.
+    ModuleAxisInfo axisInfo(module);
+    populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, &axisInfo);
     populateReduceOpToLLVMPatterns(typeConverter, patterns);
     populateScanOpToLLVMPatterns(typeConverter, patterns);
     populateAtomicOpToLLVMPatterns(typeConverter, patterns);

@@ -1,19 +1,23 @@
 //===- LoadStoreOpToLLVM.cpp - tt.load / tt.store through pointers -----------===//
 //
-// One access per element a thread owns: unmasked accesses are plain LLVM
-// loads and stores; masked ones go through the target's predicated access
-// (a false mask touches no memory and a load gives `other`, or zero).
-// Not handled here: block pointers (rewritten to pointer tensors before),
-// vectorized accesses (come with AxisInfo). An access with a cache modifier
-// or eviction policy goes through the target's access too (unmasked: with a
-// true predicate), which passes them to the hardware.
+// The elements a thread owns are accessed in vectors where AxisInfo proves
+// it (consecutive, aligned addresses for consecutive registers of the
+// layout, a mask constant across the vector; at most 16 bytes), else one by
+// one. Unmasked accesses are plain LLVM loads and stores (of vector types,
+// aligned to their size); masked ones go through the target's predicated
+// access (a false mask touches no memory and a load gives `other`, or zero).
+// An access with a cache modifier or eviction policy goes through the
+// target's access too (unmasked: with a true predicate). Volatile loads stay
+// element by element. Block pointers are rewritten to pointer tensors before.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "tessera/Analysis/AxisInfo.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
 
 using namespace mlir;
 using namespace mlir::tessera;
@@ -62,8 +66,76 @@ Value trueValue(OpBuilder &b, Location loc) {
   return LLVM::ConstantOp::create(b, loc, b.getI1Type(), b.getBoolAttr(true));
 }
 
+/// How many consecutive elements of a thread one access may cover for a
+/// tensor access through `ptr` (a tensor of pointers of type `type`), with
+/// `mask` (or null): the layout's consecutive registers along one dimension,
+/// limited by what AxisInfo proves of the pointers (contiguity, alignment,
+/// 16 bytes) and of the mask (constancy). 1 when nothing is proven.
+int64_t vectorWidth(const ModuleAxisInfo *axis, Value ptr, Value mask, RankedTensorType type,
+                    Type elt) {
+  if (!axis || !type || !isa<IntegerType, FloatType>(elt) || !supportsLinearLayout(type))
+    return 1;
+  unsigned bits = elt.getIntOrFloatBitWidth();
+  if (bits < 8 || bits % 8)
+    return 1;
+  ::tessera::LinearLayout layout = toLinearLayout(type);
+  SmallVector<std::string> outs = layout.getOutDimNames();
+  for (unsigned d = 0; d < outs.size(); ++d)
+    if (outs[d] != "dim" + std::to_string(d))
+      return 1;
+  const std::vector<::tessera::LinearLayout::BasisVec> *regs = nullptr;
+  for (const auto &[name, bases] : layout.getBases())
+    if (name == "register")
+      regs = &bases;
+  if (!regs || regs->empty())
+    return 1;
+  // Register bits 0..k-1 must step 1, 2, 4, ... along one dimension.
+  int dim = -1;
+  unsigned k = 0;
+  for (; k < regs->size(); ++k) {
+    const auto &basis = (*regs)[k];
+    int along = -1;
+    bool unit = true;
+    for (unsigned d = 0; d < basis.size(); ++d) {
+      if (basis[d] == 0)
+        continue;
+      if (along != -1 || basis[d] != (int32_t(1) << k))
+        unit = false;
+      along = d;
+    }
+    if (!unit || along == -1 || (dim != -1 && along != dim))
+      break;
+    dim = along;
+  }
+  if (dim < 0)
+    return 1;
+  int64_t width = std::min<int64_t>(int64_t(1) << k,
+                                    axis->getVectorElements(ptr, dim, bits / 8, /*maxBytes=*/16));
+  if (mask) {
+    AxisInfo m = axis->get(mask);
+    width = m.isInitialized() && unsigned(dim) < m.getRank() ? std::min(width, m.getConstancy(dim)) : 1;
+  }
+  // Every group of `width` registers must start at a multiple of `width`
+  // along the dimension (other bases move whole groups).
+  for (; width > 1; width /= 2) {
+    bool aligned = true;
+    for (const auto &[name, bases] : layout.getBases())
+      for (unsigned i = 0; i < bases.size(); ++i) {
+        if (name == "register" && (int64_t(1) << i) < width)
+          continue;
+        if (bases[i][dim] % width != 0)
+          aligned = false;
+      }
+    if (aligned)
+      break;
+  }
+  return std::max<int64_t>(width, 1);
+}
+
 struct LoadConversion : public TesseraOpToLLVMPattern<tt::LoadOp> {
-  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+  LoadConversion(const TesseraLLVMTypeConverter &converter, const ModuleAxisInfo *axis)
+      : TesseraOpToLLVMPattern(converter), axis(axis) {}
+  const ModuleAxisInfo *axis;
   LogicalResult
   matchAndRewrite(tt::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -85,6 +157,33 @@ struct LoadConversion : public TesseraOpToLLVMPattern<tt::LoadOp> {
     Type intTy = rewriter.getIntegerType(bits);
     MemoryHints hints = hintsOf(op.getCache(), op.getEvict());
     SmallVector<Value> results;
+    int64_t vec = op.getIsVolatile() ? 1 : vectorWidth(axis, op.getPtr(), op.getMask(), tensorType, elt);
+    if (vec > 1) {
+      for (int64_t i = 0; i < n; i += vec) {
+        if (masks.empty() && hints.isDefault()) {
+          auto vecTy = VectorType::get(vec, elt);
+          unsigned align = vec * bits / 8;
+          Value v = LLVM::LoadOp::create(rewriter, loc, vecTy, ptrs[i], align);
+          for (int64_t j = 0; j < vec; ++j)
+            results.push_back(LLVM::ExtractElementOp::create(
+                rewriter, loc, v, LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                                           rewriter.getI32IntegerAttr(j))));
+          continue;
+        }
+        SmallVector<Value> group(ptrs.begin() + i, ptrs.begin() + i + vec), groupOthers;
+        for (int64_t j = 0; j < vec; ++j)
+          groupOthers.push_back(others.empty()
+                                    ? Value(LLVM::ConstantOp::create(rewriter, loc, intTy,
+                                                                     rewriter.getIntegerAttr(intTy, 0)))
+                                    : bitsOf(rewriter, loc, others[i + j]));
+        Value pred = masks.empty() ? trueValue(rewriter, loc) : masks[i];
+        for (Value v : tc.getTargetInfo().loadPredicatedVector(rewriter, loc, group, intTy, pred,
+                                                               groupOthers, hints))
+          results.push_back(fromBits(rewriter, loc, v, elt));
+      }
+      rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(tensorType), results));
+      return success();
+    }
     for (int64_t i = 0; i < n; ++i) {
       if (masks.empty() && (hints.isDefault() || op.getIsVolatile())) {
         results.push_back(LLVM::LoadOp::create(rewriter, loc, elt, ptrs[i], /*alignment=*/0,
@@ -109,7 +208,9 @@ struct LoadConversion : public TesseraOpToLLVMPattern<tt::LoadOp> {
 };
 
 struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
-  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+  StoreConversion(const TesseraLLVMTypeConverter &converter, const ModuleAxisInfo *axis)
+      : TesseraOpToLLVMPattern(converter), axis(axis) {}
+  const ModuleAxisInfo *axis;
   LogicalResult
   matchAndRewrite(tt::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -125,6 +226,30 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
     if (adaptor.getMask())
       masks = unpackOrSplat(rewriter, loc, adaptor.getMask(), n);
     MemoryHints hints = hintsOf(op.getCache(), op.getEvict());
+    Type elt = tensorType ? tc.convertElementType(tensorType) : Type();
+    int64_t vec = vectorWidth(axis, op.getPtr(), op.getMask(), tensorType, elt);
+    if (vec > 1) {
+      unsigned bits = elt.getIntOrFloatBitWidth();
+      for (int64_t i = 0; i < n; i += vec) {
+        if (masks.empty() && hints.isDefault()) {
+          auto vecTy = VectorType::get(vec, elt);
+          Value v = LLVM::UndefOp::create(rewriter, loc, vecTy);
+          for (int64_t j = 0; j < vec; ++j)
+            v = LLVM::InsertElementOp::create(
+                rewriter, loc, v, vals[i + j],
+                LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(), rewriter.getI32IntegerAttr(j)));
+          LLVM::StoreOp::create(rewriter, loc, v, ptrs[i], vec * bits / 8);
+          continue;
+        }
+        SmallVector<Value> group(ptrs.begin() + i, ptrs.begin() + i + vec), groupVals;
+        for (int64_t j = 0; j < vec; ++j)
+          groupVals.push_back(bitsOf(rewriter, loc, vals[i + j]));
+        Value pred = masks.empty() ? trueValue(rewriter, loc) : masks[i];
+        tc.getTargetInfo().storePredicatedVector(rewriter, loc, group, groupVals, pred, hints);
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
     for (int64_t i = 0; i < n; ++i) {
       if (masks.empty() && hints.isDefault()) {
         LLVM::StoreOp::create(rewriter, loc, vals[i], ptrs[i]);
@@ -142,6 +267,7 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
 } // namespace
 
 void mlir::tessera::populateLoadStoreOpToLLVMPatterns(
-    TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns) {
-  patterns.add<LoadConversion, StoreConversion>(typeConverter);
+    TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns,
+    const ModuleAxisInfo *axisInfo) {
+  patterns.add<LoadConversion, StoreConversion>(typeConverter, axisInfo);
 }

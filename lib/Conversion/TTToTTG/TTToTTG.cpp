@@ -25,16 +25,27 @@ ttg::BlockedEncodingAttr mlir::tessera::getDefaultBlockedEncoding(
   SmallVector<unsigned> order, sizePerThread(rank, 1), tpw(rank, 1), wpc(rank, 1);
   for (int d = rank - 1; d >= 0; --d)
     order.push_back(d);
+  // Up to 4 consecutive elements per thread along the fastest dimension when
+  // the tensor has that many per thread: loads and stores of them can be one
+  // vector access where AxisInfo proves the addresses consecutive and aligned.
+  int64_t numel = 1;
+  for (int64_t s : shape)
+    numel *= std::max<int64_t>(s, 1);
+  if (rank) {
+    int64_t perThread = numel / (int64_t(numWarps) * threadsPerWarp);
+    sizePerThread[order[0]] =
+        std::clamp<int64_t>(std::min<int64_t>(4, perThread), 1, std::max<int64_t>(shape[order[0]], 1));
+  }
   int64_t lanes = threadsPerWarp;
   for (unsigned d : order) {
-    int64_t t = std::clamp<int64_t>(lanes, 1, std::max<int64_t>(shape[d], 1));
+    int64_t t = std::clamp<int64_t>(lanes, 1, std::max<int64_t>(shape[d] / sizePerThread[d], 1));
     tpw[d] = t;
     lanes /= t;
   }
   tpw[order.back()] *= lanes;
   int64_t warps = numWarps;
   for (unsigned d : order) {
-    int64_t room = std::max<int64_t>(shape[d] / tpw[d], 1);
+    int64_t room = std::max<int64_t>(shape[d] / (tpw[d] * sizePerThread[d]), 1);
     int64_t w = std::clamp<int64_t>(warps, 1, room);
     wpc[d] = w;
     warps /= w;

@@ -1,8 +1,9 @@
 // RUN: tessera-opt %s -split-input-file --convert-tt-to-ttg="num-warps=4 target=cuda:90" | FileCheck %s
 
-// Module attributes record the launch configuration; a 1-D tensor gets lanes,
-// then warps, along its only dim.
-// CHECK: #[[B1:.*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// Module attributes record the launch configuration; a 1-D tensor gets up to
+// 4 consecutive elements per thread (8 per thread here), then lanes, then
+// warps, along its only dim.
+// CHECK: #[[B1:.*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32}
 // CHECK-LABEL: tt.func public @vector
 // CHECK: tt.make_range {{.*}} : tensor<1024xi32, #[[B1]]>
@@ -21,7 +22,9 @@ tt.func public @vector(%p: !tt.ptr<f32>) {
 
 // 2-D index arithmetic: the row and column ranges are recomputed as slices of
 // the 2-D layout, so no layout conversion remains.
-// CHECK: #[[B2:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// 4 consecutive columns per thread, 16 lanes across the 64 columns, the rest
+// of the lanes and the warps down the rows.
+// CHECK: #[[B2:.*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-LABEL: tt.func public @tile
 // CHECK-DAG: tt.make_range {{.*}} : tensor<16xi32, #ttg.slice<{dim = 1, parent = #[[B2]]}>>
 // CHECK-DAG: tt.make_range {{.*}} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #[[B2]]}>>
@@ -75,7 +78,7 @@ tt.func public @reduce_in_loop(%p: !tt.ptr<f32>, %n: i32) {
 // A transposed tile keeps the same threads: its layout is the source's,
 // permuted; returning it in the function's default layout then needs a
 // conversion.
-// CHECK: #[[BT:.*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+// CHECK: #[[BT:.*]] = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
 // CHECK-LABEL: tt.func public @transpose
 // CHECK: tt.trans {{.*}} -> tensor<64x16xf32, #[[BT]]>
 // CHECK: ttg.convert_layout

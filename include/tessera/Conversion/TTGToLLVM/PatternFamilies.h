@@ -10,6 +10,7 @@
 #include "tessera/Conversion/TTGToLLVM/PatternBase.h"
 
 namespace mlir::tessera {
+class ModuleAxisInfo;
 
 /// tt.func/return/call, program ids.
 void populateFuncOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
@@ -22,9 +23,11 @@ void populateElementwiseOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter
 /// cat and layout conversions that stay inside each thread.
 void populateViewOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
                                   RewritePatternSet &patterns);
-/// tt.load / tt.store through pointers (not block pointers).
+/// tt.load / tt.store through pointers (not block pointers); vectorized
+/// where `axisInfo` (computed on the module before the conversion) proves it.
 void populateLoadStoreOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
-                                       RewritePatternSet &patterns);
+                                       RewritePatternSet &patterns,
+                                       const ModuleAxisInfo *axisInfo = nullptr);
 
 /// tt.reduce: in-thread, across lanes by shuffles, across warps through
 /// shared scratch memory (offset from ttg-allocate-shared-memory).

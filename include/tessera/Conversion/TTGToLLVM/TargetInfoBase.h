@@ -75,6 +75,27 @@ public:
                                Value value, Value pred,
                                MemoryHints hints = {}) const = 0;
 
+  /// A vector access: `ptrs` are the addresses of `ptrs.size()` consecutive
+  /// elements (a power of two), the first aligned to the whole vector's size
+  /// (at most 16 bytes); `type` is their integer type. One predicate covers
+  /// all of them. The default issues one predicated access per element; a
+  /// target with vector instructions overrides these.
+  virtual SmallVector<Value> loadPredicatedVector(OpBuilder &b, Location loc,
+                                                  ArrayRef<Value> ptrs, Type type,
+                                                  Value pred, ArrayRef<Value> others,
+                                                  MemoryHints hints = {}) const {
+    SmallVector<Value> out;
+    for (auto [ptr, other] : llvm::zip(ptrs, others))
+      out.push_back(loadPredicated(b, loc, ptr, type, pred, other, /*isVolatile=*/false, hints));
+    return out;
+  }
+  virtual void storePredicatedVector(OpBuilder &b, Location loc, ArrayRef<Value> ptrs,
+                                     ArrayRef<Value> values, Value pred,
+                                     MemoryHints hints = {}) const {
+    for (auto [ptr, value] : llvm::zip(ptrs, values))
+      storePredicated(b, loc, ptr, value, pred, hints);
+  }
+
   /// The value of `value` (i32 or f32-sized) held by lane `lane ^ mask`.
   virtual Value shuffleXor(OpBuilder &b, Location loc, Value value,
                            int mask) const = 0;

@@ -261,6 +261,130 @@ public:
     return v;
   }
 
+  /// The words a vector of `n` elements of `bits` travels in: b16/b32 words
+  /// for narrow elements (packed), the element itself from 32 bits up.
+  static unsigned wordBits(unsigned bits, unsigned n) {
+    return bits >= 32 ? bits : std::min(32u, bits * n);
+  }
+
+  /// `values` (n integers of `type`) packed into words of `wBits`.
+  static SmallVector<Value> toWords(OpBuilder &b, Location loc, ArrayRef<Value> values, Type type,
+                                    unsigned wBits) {
+    unsigned n = values.size(), bits = type.getIntOrFloatBitWidth();
+    unsigned words = n * bits / wBits;
+    auto vecTy = VectorType::get(n, type);
+    Value vec = LLVM::UndefOp::create(b, loc, vecTy);
+    for (unsigned i = 0; i < n; ++i)
+      vec = LLVM::InsertElementOp::create(b, loc, vec, values[i], i32(b, loc, i));
+    Type wordTy = b.getIntegerType(wBits);
+    auto wordsTy = VectorType::get(words, wordTy);
+    Value packed = LLVM::BitcastOp::create(b, loc, wordsTy, vec);
+    SmallVector<Value> out;
+    for (unsigned i = 0; i < words; ++i)
+      out.push_back(LLVM::ExtractElementOp::create(b, loc, packed, i32(b, loc, i)));
+    return out;
+  }
+
+  static SmallVector<Value> fromWords(OpBuilder &b, Location loc, ArrayRef<Value> words, Type type,
+                                      unsigned n) {
+    Type wordTy = words[0].getType();
+    auto wordsTy = VectorType::get(words.size(), wordTy);
+    Value packed = LLVM::UndefOp::create(b, loc, wordsTy);
+    for (unsigned i = 0; i < words.size(); ++i)
+      packed = LLVM::InsertElementOp::create(b, loc, packed, words[i], i32(b, loc, i));
+    Value vec = LLVM::BitcastOp::create(b, loc, VectorType::get(n, type), packed);
+    SmallVector<Value> out;
+    for (unsigned i = 0; i < n; ++i)
+      out.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32(b, loc, i)));
+    return out;
+  }
+
+  static std::string operandList(unsigned first, unsigned count) {
+    std::string s = count > 1 ? "{" : "";
+    for (unsigned i = 0; i < count; ++i)
+      s += (i ? ", $" : "$") + std::to_string(first + i);
+    return s + (count > 1 ? "}" : "");
+  }
+
+  SmallVector<Value> loadPredicatedVector(OpBuilder &b, Location loc, ArrayRef<Value> ptrs, Type type,
+                                          Value pred, ArrayRef<Value> others,
+                                          MemoryHints hints) const override {
+    unsigned n = ptrs.size(), bits = type.getIntOrFloatBitWidth();
+    unsigned wBits = wordBits(bits, n);
+    if (n == 1 || wBits < 16 || n * bits > 128)
+      return TargetInfoBase::loadPredicatedVector(b, loc, ptrs, type, pred, others, hints);
+    SmallVector<Value> init = toWords(b, loc, others, type, wBits);
+    unsigned words = init.size();
+    auto [reg, constraint] = ptxRegister(wBits);
+    auto [quals, policy] = hintQualifiers(hints, /*load=*/true);
+    // $0..$w-1 the words, $w..$2w-1 their values where the predicate is false,
+    // then the address and the predicate.
+    std::string asmStr;
+    for (unsigned i = 0; i < words; ++i)
+      asmStr += std::string("mov.") + reg + " $" + std::to_string(i) + ", $" +
+                std::to_string(words + i) + ";\n\t";
+    asmStr += "@$" + std::to_string(2 * words + 1) + " ld.global" + quals +
+              (words > 1 ? ".v" + std::to_string(words) : std::string()) + "." + reg + " " +
+              operandList(0, words) + ", [ $" + std::to_string(2 * words) + " + 0 ]" +
+              (policy.empty() ? "" : ", %tsr_policy") + ";";
+    if (!policy.empty())
+      asmStr = "{\n\t.reg .b64 %tsr_policy;\n\t" + policy + asmStr + "\n\t}";
+    std::string constraints;
+    for (unsigned i = 0; i < words; ++i)
+      constraints += std::string(i ? "," : "") + "=" + constraint;
+    for (unsigned i = 0; i < words; ++i)
+      constraints += std::string(",") + constraint;
+    constraints += ",l,b";
+    Type wordTy = b.getIntegerType(wBits);
+    Type resultTy = words == 1 ? wordTy
+                               : Type(LLVM::LLVMStructType::getLiteral(
+                                     b.getContext(), SmallVector<Type>(words, wordTy)));
+    SmallVector<Value> operands(init.begin(), init.end());
+    operands.push_back(ptrs[0]);
+    operands.push_back(pred);
+    auto asmOp = LLVM::InlineAsmOp::create(
+        b, loc, resultTy, operands, asmStr, constraints, /*has_side_effects=*/false,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+    SmallVector<Value> loaded;
+    if (words == 1)
+      loaded.push_back(asmOp.getResult(0));
+    else
+      for (unsigned i = 0; i < words; ++i)
+        loaded.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0), i));
+    return fromWords(b, loc, loaded, type, n);
+  }
+
+  void storePredicatedVector(OpBuilder &b, Location loc, ArrayRef<Value> ptrs, ArrayRef<Value> values,
+                             Value pred, MemoryHints hints) const override {
+    unsigned n = ptrs.size(), bits = values[0].getType().getIntOrFloatBitWidth();
+    unsigned wBits = wordBits(bits, n);
+    if (n == 1 || wBits < 16 || n * bits > 128)
+      return TargetInfoBase::storePredicatedVector(b, loc, ptrs, values, pred, hints);
+    SmallVector<Value> words = toWords(b, loc, values, values[0].getType(), wBits);
+    unsigned w = words.size();
+    auto [reg, constraint] = ptxRegister(wBits);
+    auto [quals, policy] = hintQualifiers(hints, /*load=*/false);
+    // $0 the address, $1..$w the words, $w+1 the predicate.
+    std::string asmStr = "@$" + std::to_string(w + 1) + " st.global" + quals +
+                         (w > 1 ? ".v" + std::to_string(w) : std::string()) + "." + reg +
+                         " [ $0 + 0 ], " + operandList(1, w) +
+                         (policy.empty() ? "" : ", %tsr_policy") + ";";
+    if (!policy.empty())
+      asmStr = "{\n\t.reg .b64 %tsr_policy;\n\t" + policy + asmStr + "\n\t}";
+    std::string constraints = "l";
+    for (unsigned i = 0; i < w; ++i)
+      constraints += std::string(",") + constraint;
+    constraints += ",b";
+    SmallVector<Value> operands{ptrs[0]};
+    operands.append(words.begin(), words.end());
+    operands.push_back(pred);
+    LLVM::InlineAsmOp::create(
+        b, loc, TypeRange{}, operands, asmStr, constraints, /*has_side_effects=*/true,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  }
+
   void storePredicated(OpBuilder &b, Location loc, Value ptr, Value value,
                        Value pred, MemoryHints hints) const override {
     unsigned bits = value.getType().getIntOrFloatBitWidth();
