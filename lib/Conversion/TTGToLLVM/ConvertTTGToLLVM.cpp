@@ -9,6 +9,8 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include <optional>
 #include "tessera/Analysis/AxisInfo.h"
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
@@ -44,6 +46,7 @@ namespace {
 
 struct ConvertTTGToLLVMPass
     : public mlir::tessera::impl::ConvertTTGToLLVMBase<ConvertTTGToLLVMPass> {
+  using ConvertTTGToLLVMBase::ConvertTTGToLLVMBase;
   /// The vendors' dialects (their patterns create their ops): every
   /// registered backend's, since the target is only known from the module.
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -117,8 +120,10 @@ struct ConvertTTGToLLVMPass
     populateViewOpToLLVMPatterns(typeConverter, patterns);
     // AxisInfo of the TTGIR, before any op is rewritten: the load/store
     // patterns ask it which accesses may be vectors.
-    ModuleAxisInfo axisInfo(module);
-    populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, &axisInfo);
+    std::optional<ModuleAxisInfo> axisInfo;
+    if (vectorize)
+      axisInfo.emplace(module);
+    populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, axisInfo ? &*axisInfo : nullptr);
     populateReduceOpToLLVMPatterns(typeConverter, patterns);
     populateScanOpToLLVMPatterns(typeConverter, patterns);
     populateAtomicOpToLLVMPatterns(typeConverter, patterns);

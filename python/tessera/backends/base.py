@@ -226,12 +226,19 @@ class Backend:
         """{tool: version} of outside tools the binaries depend on, for the disk cache key."""
         return {}
 
+    def compile_environment(self):
+        """Settings read from the environment that change the code this backend generates
+        (e.g. TESSERA_DISABLE_VECTORIZE), as a dict: part of the disk cache key and of
+        tessera.compile's in-process key. Kernels already loaded keep what they were compiled with."""
+        return {}
+
     def cache_key(self, options):
         """What the disk cache key holds of the backend: its class, toolchain and stage functions
-        (a replaced stage invalidates what the old one produced)."""
+        (a replaced stage invalidates what the old one produced), and its compile environment."""
         cls = type(self)
         return {"backend": f"{cls.__module__}.{cls.__qualname__}", "toolchain": self.toolchain_key(),
-                "stages": [[n, _fingerprint(fn)] for n, fn in self.stages(options).items()]}
+                "stages": [[n, _fingerprint(fn)] for n, fn in self.stages(options).items()],
+                "environment": self.compile_environment()}
 
     # --------------------------------------------------------- launching
     def can_launch(self):

@@ -95,6 +95,23 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc):
 LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "
                  "convert-scf-to-cf, convert-ttg-to-llvm, canonicalize, cse)")
 
+
+
+def vectorize_enabled():
+    """False when TESSERA_DISABLE_VECTORIZE is set (to anything but "" or "0"): loads and stores
+    are then lowered one element at a time, to bisect a miscompile. Read at each compilation and
+    part of the disk cache key; kernels already loaded in this process keep what they were
+    compiled with (set it before the first launch)."""
+    return os.environ.get("TESSERA_DISABLE_VECTORIZE", "") in ("", "0")
+
+
+def llvm_pipeline(vectorize=True):
+    """LLVM_PIPELINE, with convert-ttg-to-llvm's vector accesses off when `vectorize` is False."""
+    if vectorize:
+        return LLVM_PIPELINE
+    return LLVM_PIPELINE.replace("convert-ttg-to-llvm", "convert-ttg-to-llvm{vectorize=false}")
+
+
 # The stage each native stage starts from.
 _PREVIOUS = {"ttgir": "ttir", "llir": "ttgir", "ptx": "llir"}
 
@@ -116,7 +133,7 @@ def _native_compile(src, start, name, arch, options):
     if start == "ttir":
         stages.append(("ttgir", ttgir_pipeline(options.num_warps, WARP_SIZE, options.num_ctas, arch)))
         keep.insert(0, "ttgir")
-    stages.append(("llvm", LLVM_PIPELINE))
+    stages.append(("llvm", llvm_pipeline(vectorize_enabled())))
     res = _core._native().compile(src, f"{TARGET_PREFIX}:{arch}", stages, keep,
                                   {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"},
                                   f"{name}.{start}")
@@ -219,6 +236,9 @@ class NvidiaBackend(base.Backend):
 
     def toolchain_key(self):
         return {"ptxas": _ptxas_key(find_ptxas())}
+
+    def compile_environment(self):
+        return {"vectorize": vectorize_enabled()}  # TESSERA_DISABLE_VECTORIZE changes the code
 
     # --------------------------------------------------------- launching
     def is_available(self):

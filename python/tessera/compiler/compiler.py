@@ -222,6 +222,7 @@ def compile(fn, signature=None, constexprs=None, target=None, num_warps=4, num_s
             continue
         arg_types[pname], arg_attrs[pname] = _parse_sig_entry(pname, spec)
     key = ("compile", target, backend, opts.key(), stages,
+           tuple(sorted((k, repr(v)) for k, v in backend.compile_environment().items())),
            tuple(sorted((k, str(v)) for k, v in arg_types.items())),
            tuple(sorted((k, type(v).__name__, repr(v)) for k, v in consts.items())),
            tuple(sorted((k, repr(v)) for k, v in arg_attrs.items())))

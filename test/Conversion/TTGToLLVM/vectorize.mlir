@@ -1,4 +1,17 @@
 // RUN: tessera-opt %s -split-input-file --convert-ttg-to-llvm | FileCheck %s
+// RUN: tessera-opt %s -split-input-file --convert-ttg-to-llvm=vectorize=false | FileCheck %s --check-prefix=OFF
+// With vectorize=false (TESSERA_DISABLE_VECTORIZE=1 in Python) every access is
+// one element.
+// OFF-LABEL: llvm.func @aligned
+// OFF-NOT: vector<4xf32>
+// OFF-NOT: .v4.
+// OFF: @$3 ld.global.b32 $0, [ $2 + 0 ]
+// OFF-NOT: vector<4xf32>
+// OFF-NOT: .v4.
+// OFF: llvm.return
+// OFF-LABEL: llvm.func @half
+// OFF-NOT: .v2.
+// OFF: llvm.return
 
 // Loads and stores become vector accesses where AxisInfo proves 4 (or more)
 // consecutive registers of a thread consecutive and aligned in memory, and the

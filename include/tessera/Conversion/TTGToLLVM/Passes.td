@@ -18,6 +18,11 @@ def ConvertTTGToLLVM : Pass<"convert-ttg-to-llvm", "mlir::ModuleOp"> {
   }];
   // Vendor dialects come from the registered backends (getDependentDialects).
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"vectorize", "vectorize", "bool", /*default=*/"true",
+           "Lower loads and stores to vector accesses where AxisInfo proves them "
+           "consecutive and aligned (false: one access per element, to bisect)">,
+  ];
 }
 
 #endif // TESSERA_CONVERSION_TTGTOLLVM_PASSES_TD

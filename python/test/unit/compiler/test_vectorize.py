@@ -64,3 +64,17 @@ def test_noinline_callee_called_with_aligned_pointers_vectorizes():
     assert {"ld.global.v4.b32", "st.global.v4.b32"} <= _accesses(k)
     k = _compile(calls_copy, {"src": "*fp32", "dst": "*fp32:16"}, BLOCK=512)
     assert "ld.global.v4.b32" not in _accesses(k)
+
+
+def test_disable_switch_turns_vectors_off_and_changes_the_cache_key(monkeypatch, tmp_path):
+    # TESSERA_DISABLE_VECTORIZE=1 (to bisect a miscompile): scalar accesses, and a cached vector
+    # kernel is not served for it.
+    monkeypatch.setenv("TESSERA_CACHE_DIR", str(tmp_path))
+    sig = {"x": "*fp32:16", "y": "*fp32:16", "o": "*fp32:16", "n": "i32:16"}
+    assert _accesses(_compile(add, sig, BLOCK=1024)) == {"ld.global.v4.b32", "st.global.v4.b32"}
+    monkeypatch.setenv("TESSERA_DISABLE_VECTORIZE", "1")
+    k = _compile(add, sig, BLOCK=1024)
+    assert k.metadata["cache"] in ("miss", "off")
+    assert _accesses(k) == {"ld.global.b32", "st.global.b32"}
+    monkeypatch.setenv("TESSERA_DISABLE_VECTORIZE", "0")
+    assert _accesses(_compile(add, sig, BLOCK=1024)) == {"ld.global.v4.b32", "st.global.v4.b32"}
