@@ -129,6 +129,10 @@ int64_t pointeeBytes(Type type) {
   Type pointee = ptr.getPointeeType();
   if (auto tensor = dyn_cast<RankedTensorType>(pointee))
     pointee = tensor.getElementType();
+  if (isa<tt::PointerType>(pointee))
+    return 8; // a pointer to pointers steps over 64-bit addresses
+  if (!pointee.isIntOrFloat())
+    return 1;
   unsigned bits = pointee.getIntOrFloatBitWidth();
   return std::max<int64_t>(1, bits / 8);
 }

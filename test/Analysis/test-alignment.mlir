@@ -251,3 +251,14 @@ tt.func public @root(%n: i32 {tt.divisibility = 16 : i32}) {
   %r = tt.call @rec(%n) : (i32) -> i32
   tt.return
 }
+
+// -----
+
+// A pointer to pointers steps over 8-byte addresses.
+tt.func public @pointers_to_pointers(%pp: !tt.ptr<!tt.ptr<f32>> {tt.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = 1}}
+  %c1 = arith.constant 1 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1], constant_value = <none>}}
+  %q = tt.addptr %pp, %c1 : !tt.ptr<!tt.ptr<f32>>, i32
+  tt.return
+}

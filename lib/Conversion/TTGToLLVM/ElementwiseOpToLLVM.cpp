@@ -167,6 +167,9 @@ struct AddPtrConversion : public TesseraOpToLLVMPattern<tt::AddPtrOp> {
     auto ptrType = cast<tt::PointerType>(getElementTypeOrSelf(op.getType()));
     Type pointee = tc.convertElementType(ptrType.getPointeeType());
     Type llvmPtr = tc.convertType(ptrType);
+    if (!pointee || !llvmPtr)
+      return op.emitOpError() << "cannot step a pointer to " << ptrType.getPointeeType()
+                              << ": the type has no LLVM equivalent";
     Value r = mapElements(rewriter, op.getLoc(), tc, op.getType(), adaptor.getOperands(),
                           [&](ArrayRef<Value> e) -> Value {
                             return LLVM::GEPOp::create(rewriter, op.getLoc(), llvmPtr, pointee,

@@ -62,3 +62,15 @@ module attributes {ttg.target = "cuda:90", "ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A pointer to a type without an LLVM equivalent (tf32 is a compute
+// precision, not a storage type) is an error at the op, not a crash.
+// CHECK: error: 'tt.addptr' op cannot step a pointer to 'tf32': the type has no LLVM equivalent
+module attributes {ttg.target = "cuda:90", "ttg.num-warps" = 4 : i32} {
+  tt.func public @k(%p: !tt.ptr<tf32>, %i: i32) -> !tt.ptr<tf32> {
+    %q = tt.addptr %p, %i : !tt.ptr<tf32>, i32
+    tt.return %q : !tt.ptr<tf32>
+  }
+}
