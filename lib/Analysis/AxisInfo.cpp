@@ -240,20 +240,22 @@ AxisInfo constancyOnly(const AxisInfo &a, const AxisInfo &b, std::optional<int64
   return AxisInfo(ones, ones, k);
 }
 
-/// Ordered comparisons x < y etc. are constant over a run of x where x is
-/// contiguous and aligned and y constant and equally aligned (the mask
-/// `offs < n` with n a multiple of the vector width).
-AxisInfo compare(const AxisInfo &a, const AxisInfo &b, bool ordered) {
+/// A comparison of a contiguous aligned run x0, x0+1, ... (x0 a multiple of r)
+/// with a value y that is a multiple of r is the same over each aligned block
+/// of r elements exactly when it tests "x < y" or "x >= y": y sits at a block
+/// boundary. (x <= y and x > y change inside the block that starts at y.)
+/// `runContiguousLhs`: the predicate is of that kind with the contiguous run
+/// on the left; `runContiguousRhs`: with it on the right (y > x, y <= x).
+AxisInfo compare(const AxisInfo &a, const AxisInfo &b, bool runContiguousLhs, bool runContiguousRhs) {
   DimVector ones(a.getRank(), 1), k;
   for (unsigned d = 0; d < a.getRank(); ++d) {
     int64_t constancy = std::min(a.getConstancy(d), b.getConstancy(d));
-    if (ordered) {
-      int64_t lhsRuns = std::min({a.getContiguity(d), b.getConstancy(d), a.getDivisibility(d),
-                                  b.getDivisibility(d)});
-      int64_t rhsRuns = std::min({b.getContiguity(d), a.getConstancy(d), b.getDivisibility(d),
-                                  a.getDivisibility(d)});
-      constancy = std::max({constancy, lhsRuns, rhsRuns});
-    }
+    if (runContiguousLhs)
+      constancy = std::max(constancy, std::min({a.getContiguity(d), b.getConstancy(d),
+                                                 a.getDivisibility(d), contribution(b, d, 1)}));
+    if (runContiguousRhs)
+      constancy = std::max(constancy, std::min({b.getContiguity(d), a.getConstancy(d),
+                                                 b.getDivisibility(d), contribution(a, d, 1)}));
     k.push_back(constancy);
   }
   return AxisInfo(ones, ones, k);
@@ -412,11 +414,21 @@ LogicalResult AxisInfoAnalysis::visitOperation(Operation *op,
     setAll(in(0));
     return success();
   }
-  // Casts that keep the integer value (or address).
+  // Casts that keep the integer value (or address). Contiguity counts
+  // elements: between integers and pointers, or pointers to elements of
+  // another size, consecutive no longer means consecutive.
   if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::IndexCastOp, tt::IntToPtrOp, tt::PtrToIntOp,
           tt::BitcastOp>(op) &&
       in(0).getRank() == rank) {
-    setAll(in(0));
+    Type from = op->getOperand(0).getType();
+    bool fromPtr = isa<tt::PointerType>(getElementTypeOrSelf(from));
+    bool toPtr = isa<tt::PointerType>(getElementTypeOrSelf(type));
+    int64_t fromStep = fromPtr ? pointeeBytes(from) : 1, toStep = toPtr ? pointeeBytes(type) : 1;
+    if (fromStep == toStep) {
+      setAll(in(0));
+      return success();
+    }
+    setAll(AxisInfo(DimVector(rank, 1), in(0).getDivisibility(), in(0).getConstancy(), in(0).getConstant()));
     return success();
   }
   if (isa<arith::TruncIOp>(op)) {
@@ -513,9 +525,11 @@ LogicalResult AxisInfoAnalysis::visitOperation(Operation *op,
     return success();
   }
   if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-    bool ordered = cmp.getPredicate() != arith::CmpIPredicate::eq &&
-                   cmp.getPredicate() != arith::CmpIPredicate::ne;
-    setAll(compare(in(0), in(1), ordered));
+    using P = arith::CmpIPredicate;
+    P p = cmp.getPredicate();
+    bool lhs = p == P::slt || p == P::ult || p == P::sge || p == P::uge;
+    bool rhs = p == P::sgt || p == P::ugt || p == P::sle || p == P::ule;
+    setAll(compare(in(0), in(1), lhs, rhs));
     return success();
   }
   if (isa<arith::SelectOp>(op)) {

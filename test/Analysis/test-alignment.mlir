@@ -262,3 +262,48 @@ tt.func public @pointers_to_pointers(%pp: !tt.ptr<!tt.ptr<f32>> {tt.divisibility
   %q = tt.addptr %pp, %c1 : !tt.ptr<!tt.ptr<f32>>, i32
   tt.return
 }
+
+// -----
+
+// Which comparisons of a contiguous run with an aligned bound are constant
+// over aligned blocks: x < n and x >= n (and n > x, n <= x) are; x <= n and
+// x > n are not (they change inside the block that starts at n).
+tt.func public @predicates(%n: i32 {tt.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [64], constant_value = <none>}}
+  %ns = tt.splat %n : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16], constant_value = <none>}}
+  %lt = arith.cmpi slt, %r, %ns : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16], constant_value = <none>}}
+  %ge = arith.cmpi uge, %r, %ns : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16], constant_value = <none>}}
+  %gt_swapped = arith.cmpi sgt, %ns, %r : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %le = arith.cmpi sle, %r, %ns : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %gt = arith.cmpi sgt, %r, %ns : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %eq = arith.cmpi eq, %r, %ns : tensor<64xi32>
+  tt.return
+}
+
+// -----
+
+// Contiguity counts elements: reinterpreting a pointer as one to a smaller
+// element, or as an integer, keeps the byte divisibility but not contiguity.
+tt.func public @casts(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [128], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [128], constant_value = <none>}}
+  %xs = tt.splat %x : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+  // expected-remark @below {{contiguity = [128], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %p = tt.addptr %xs, %r : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %h = tt.bitcast %p : tensor<128x!tt.ptr<f32>> -> tensor<128x!tt.ptr<f16>>
+  // expected-remark @below {{contiguity = [128], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %i = tt.bitcast %p : tensor<128x!tt.ptr<f32>> -> tensor<128x!tt.ptr<i32>>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %a = tt.ptr_to_int %p : tensor<128x!tt.ptr<f32>> -> tensor<128xi64>
+  tt.return
+}
