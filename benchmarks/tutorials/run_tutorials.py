@@ -33,9 +33,10 @@ tutorials), in its own subprocess with a time limit:
     goes on. --quick keeps QUICK_POINTS of each Benchmark's x_vals (the first, the last and
     evenly spaced ones between); the Benchmark objects are changed in place when perf_report
     is called. The tutorial text is not edited.
-  * Shims (harness-side, recorded in the JSON under "shims", off with --no-shims): Tessera has
-    no testing.perf_report/Benchmark. The harness supplies stand-ins with the same fields, so
-    that the tutorial's kernels still get checked and timed. Without them the tutorial stops
+  * Shims (harness-side, recorded in the JSON under "shims", off with --no-shims): for an
+    implementation without testing.perf_report/Benchmark (Tessera has both since run 37, so
+    none is used), the harness supplies stand-ins with the same fields, so that the tutorial's
+    kernels still get checked and timed. Without them such a tutorial stops
     at the decorator. When pytest is not installed, a stub provides
     pytest.mark.parametrize/pytest.skip.
   * --quick also sets PYTEST_VERSION in the child. 06 reads it at import time and then uses
@@ -95,13 +96,13 @@ REWRITE_RULES = [
     ("from triton import N", "from tessera import N"),
     ("from triton.M import N", "from tessera.M import N"),
 ]
-# The rules used by these five tutorials, and whether Tessera has the target module.
+# The rules used by these five tutorials (Tessera has every target module).
 REWRITES_USED = {
     "import triton": "import tessera as triton",
     "import triton.language as tl": "import tessera.language as tl",
     "from triton.runtime import driver": "from tessera.runtime import driver",
     "from triton.tools.tensor_descriptor import TensorDescriptor":
-        "from tessera.tools.tensor_descriptor import TensorDescriptor  (no such module in Tessera)",
+        "from tessera.tools.tensor_descriptor import TensorDescriptor",
 }
 
 
@@ -616,6 +617,12 @@ def child_main(args):
 # ============================================================ parent: run everything, summarize
 
 def _git_commit():
+    # On the GPU machine the tree is a copy whose git metadata may be stale: the packed build
+    # records its commit in dist/COMMIT (tools/device/pack.sh).
+    packed = os.path.join(ROOT, "dist", "COMMIT")
+    if os.path.exists(packed):
+        with open(packed, encoding="utf-8") as f:
+            return f.read().strip() or None
     try:
         return subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True,
                               timeout=10).stdout.strip() or None

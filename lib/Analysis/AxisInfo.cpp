@@ -304,8 +304,6 @@ AxisInfo applyHints(Operation *op, const AxisInfo &info) {
   return changed ? AxisInfo(c, v, k, info.getConstant()) : info;
 }
 
-std::optional<int64_t> constantOf(const AxisInfo &info) { return info.getConstant(); }
-
 } // namespace
 
 LogicalResult AxisInfoAnalysis::visitOperation(Operation *op,
@@ -441,7 +439,7 @@ LogicalResult AxisInfoAnalysis::visitOperation(Operation *op,
     return success();
   }
   // Arithmetic.
-  if (auto addptr = dyn_cast<tt::AddPtrOp>(op)) {
+  if (isa<tt::AddPtrOp>(op)) {
     setAll(add(in(0), in(1), pointeeBytes(type), /*subtract=*/false));
     return success();
   }
@@ -458,7 +456,7 @@ LogicalResult AxisInfoAnalysis::visitOperation(Operation *op,
     return success();
   }
   auto powerOfTwoRhs = [&]() -> std::optional<int64_t> {
-    std::optional<int64_t> c = constantOf(in(1));
+    std::optional<int64_t> c = in(1).getConstant();
     if (c && *c > 0 && llvm::isPowerOf2_64(*c))
       return *c;
     return std::nullopt;
@@ -483,7 +481,7 @@ LogicalResult AxisInfoAnalysis::visitOperation(Operation *op,
     return success();
   }
   if (isa<arith::ShLIOp>(op)) {
-    std::optional<int64_t> s = constantOf(in(1));
+    std::optional<int64_t> s = in(1).getConstant();
     if (s && *s >= 0 && *s < 31) {
       AxisInfo factor(DimVector(in(0).getRank(), 1), DimVector(in(0).getRank(), int64_t(1) << *s),
                       in(1).getConstancy(), int64_t(1) << *s);
@@ -494,7 +492,7 @@ LogicalResult AxisInfoAnalysis::visitOperation(Operation *op,
     return success();
   }
   if (isa<arith::ShRSIOp, arith::ShRUIOp>(op)) {
-    std::optional<int64_t> s = constantOf(in(1));
+    std::optional<int64_t> s = in(1).getConstant();
     if (s && *s >= 0 && *s < 31) {
       setAll(divByPowerOfTwo(in(0), in(1), int64_t(1) << *s));
       return success();

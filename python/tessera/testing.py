@@ -118,8 +118,8 @@ class Mark:
         self.fn, self.benchmarks = fn, benchmarks
 
     def _table(self, bench, **kwargs):
-        """(column names, rows): one row per x value, with each line's result; a function that
-        returns (value, min, max) gets three columns per line."""
+        """(column names, rows): one row per x value, with each line's result (of a function that
+        returns (value, min, max), the value)."""
         rows = []
         for x in bench.x_vals:
             xs = list(x) if isinstance(x, (list, tuple)) else [x] * len(bench.x_names)
@@ -127,36 +127,29 @@ class Mark:
                 raise ValueError(f"Benchmark '{bench.plot_name}': x value {x!r} does not match x_names "
                                  f"{bench.x_names}")
             x_args = dict(zip(bench.x_names, xs))
-            row, extra = list(xs), []
+            row = list(xs)
             for y in bench.line_vals:
                 ret = self.fn(**x_args, **{bench.line_arg: y}, **bench.args, **kwargs)
-                if isinstance(ret, (tuple, list)):
-                    y_mid, y_min, y_max = ret[0], ret[1], ret[2]
-                else:
-                    y_mid = y_min = y_max = ret
-                row.append(y_mid)
-                extra += [y_min, y_max]
-            rows.append(row + extra)
-        columns = list(bench.x_names) + list(bench.line_names)
-        columns += [f"{n}-{k}" for n in bench.line_names for k in ("min", "max")]
-        return columns, rows
+                row.append(ret[0] if isinstance(ret, (tuple, list)) else ret)
+            rows.append(row)
+        return list(bench.x_names) + list(bench.line_names), rows
 
     def _run(self, bench, save_path, show_plots, print_data, diff_col=False, save_precision=6, **kwargs):
+        # diff_col is accepted as Triton's Mark.run takes it; the tables have no difference column.
         import os
         columns, rows = self._table(bench, **kwargs)
-        n_shown = len(bench.x_names) + len(bench.line_names)
         if print_data:
             print(bench.plot_name + ":")
-            print("  ".join(f"{c:>14}" for c in columns[:n_shown]))
+            print("  ".join(f"{c:>14}" for c in columns))
             for r in rows:
-                print("  ".join(f"{v:>14.6g}" if isinstance(v, float) else f"{v!s:>14}" for v in r[:n_shown]))
+                print("  ".join(f"{v:>14.6g}" if isinstance(v, float) else f"{v!s:>14}" for v in r))
         if save_path:
             os.makedirs(save_path, exist_ok=True)
             with open(os.path.join(save_path, f"{bench.plot_name}.csv"), "w", encoding="utf-8") as f:
-                f.write(",".join(columns[:n_shown]) + "\n")
+                f.write(",".join(columns) + "\n")
                 for r in rows:
                     f.write(",".join(f"{v:.{save_precision}g}" if isinstance(v, float) else str(v)
-                                     for v in r[:n_shown]) + "\n")
+                                     for v in r) + "\n")
         if show_plots or save_path:
             try:
                 import matplotlib.pyplot as plt
@@ -180,7 +173,7 @@ class Mark:
                 if show_plots:
                     plt.show()
                 plt.close(fig)
-        return columns[:n_shown], [r[:n_shown] for r in rows]
+        return columns, rows
 
     def run(self, show_plots=False, print_data=False, save_path="", return_df=False, **kwargs):
         """Measure every table. return_df: return the table(s) as pandas DataFrames when pandas is

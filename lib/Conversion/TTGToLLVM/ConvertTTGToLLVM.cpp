@@ -82,34 +82,17 @@ struct ConvertTTGToLLVMPass
     // Every tensor of TTGIR has a layout that maps its elements to threads; a
     // tensor without one (TTIR given to this pass, or an edited file) is
     // reported at its op instead of reaching the lowering patterns.
-    WalkResult layouts = module.walk([&](Operation *op) -> WalkResult {
-      if (op->getParentOp() == module.getOperation() && !isa<SymbolOpInterface>(op)) {
-        op->emitOpError() << "must be inside a function (only functions and globals may "
-                             "appear at module level)";
-        return WalkResult::interrupt();
-      }
-      auto check = [&](Type t) -> LogicalResult {
-        auto tensor = dyn_cast<RankedTensorType>(t);
-        if (!tensor || supportsLinearLayout(tensor))
-          return success();
-        if (!tensor.getEncoding())
-          return op->emitOpError() << "has a tensor " << t
-                                   << " without a layout encoding (convert-ttg-to-llvm lowers "
-                                      "TTGIR: run convert-tt-to-ttg first)";
-        return op->emitOpError() << "has a tensor " << t
-                                 << " whose encoding is not a distributed layout";
-      };
-      for (Type t : op->getResultTypes())
-        if (failed(check(t)))
-          return WalkResult::interrupt();
-      for (Region &r : op->getRegions())
-        for (Block &b : r)
-          for (BlockArgument a : b.getArguments())
-            if (failed(check(a.getType())))
-              return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (layouts.wasInterrupted())
+    auto checkTensor = [](Operation *op, RankedTensorType tensor) -> LogicalResult {
+      if (supportsLinearLayout(tensor))
+        return success();
+      if (!tensor.getEncoding())
+        return op->emitOpError() << "has a tensor " << Type(tensor)
+                                 << " without a layout encoding (convert-ttg-to-llvm lowers "
+                                    "TTGIR: run convert-tt-to-ttg first)";
+      return op->emitOpError() << "has a tensor " << Type(tensor)
+                               << " whose encoding is not a distributed layout";
+    };
+    if (failed(tt::checkModuleTensors(module, checkTensor)))
       return signalPassFailure();
 
     LowerToLLVMOptions options(ctx);
@@ -120,8 +103,14 @@ struct ConvertTTGToLLVMPass
     populateViewOpToLLVMPatterns(typeConverter, patterns);
     // AxisInfo of the TTGIR, before any op is rewritten: the load/store
     // patterns ask it which accesses may be vectors.
+    // (Only a module with tensor loads or stores needs it.)
     std::optional<ModuleAxisInfo> axisInfo;
-    if (vectorize)
+    bool tensorAccesses = false;
+    module.walk([&](Operation *op) {
+      if (isa<tt::LoadOp, tt::StoreOp>(op) && isa<RankedTensorType>(op->getOperand(0).getType()))
+        tensorAccesses = true;
+    });
+    if (vectorize && tensorAccesses)
       axisInfo.emplace(module);
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, axisInfo ? &*axisInfo : nullptr);
     populateReduceOpToLLVMPatterns(typeConverter, patterns);

@@ -165,9 +165,7 @@ struct LoadConversion : public TesseraOpToLLVMPattern<tt::LoadOp> {
           unsigned align = vec * bits / 8;
           Value v = LLVM::LoadOp::create(rewriter, loc, vecTy, ptrs[i], align);
           for (int64_t j = 0; j < vec; ++j)
-            results.push_back(LLVM::ExtractElementOp::create(
-                rewriter, loc, v, LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                                           rewriter.getI32IntegerAttr(j))));
+            results.push_back(LLVM::ExtractElementOp::create(rewriter, loc, v, i32Val(rewriter, loc, j)));
           continue;
         }
         SmallVector<Value> group(ptrs.begin() + i, ptrs.begin() + i + vec), groupOthers;
@@ -235,9 +233,7 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
           auto vecTy = VectorType::get(vec, elt);
           Value v = LLVM::UndefOp::create(rewriter, loc, vecTy);
           for (int64_t j = 0; j < vec; ++j)
-            v = LLVM::InsertElementOp::create(
-                rewriter, loc, v, vals[i + j],
-                LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(), rewriter.getI32IntegerAttr(j)));
+            v = LLVM::InsertElementOp::create(rewriter, loc, v, vals[i + j], i32Val(rewriter, loc, j));
           LLVM::StoreOp::create(rewriter, loc, v, ptrs[i], vec * bits / 8);
           continue;
         }

@@ -453,47 +453,29 @@ struct ConvertTTToTTGPass : public mlir::tessera::impl::ConvertTTToTTGBase<Conve
     }
     // Every tensor gets a layout, and layouts need ranked tensors of static
     // power-of-two dimensions: anything else is rejected at its op.
-    WalkResult shapes = module.walk([&](Operation *op) -> WalkResult {
-      if (op->getParentOp() == module.getOperation() && !isa<SymbolOpInterface>(op)) {
-        op->emitOpError() << "must be inside a function (only functions and globals may "
-                             "appear at module level)";
-        return WalkResult::interrupt();
-      }
-      auto check = [&](Type t) -> LogicalResult {
-        auto tensor = dyn_cast<RankedTensorType>(t);
-        if (!tensor)
-          return success();
-        if (tensor.getRank() == 0)
-          return op->emitOpError() << "has a 0-d tensor (" << t
-                                   << "), which cannot be given a layout; use a scalar";
-        for (int64_t d : tensor.getShape())
-          if (d <= 0 || (d & (d - 1)))
-            return op->emitOpError() << "has a tensor " << t
-                                     << " whose dimensions are not all static powers of two, "
-                                        "which layouts need";
-        int64_t perThread = tensor.getNumElements() / (static_cast<int64_t>(numWarps) * threadsPerWarp);
-        if (perThread > kMaxElementsPerThread)
-          return op->emitOpError()
-                 << "has a tensor " << t << " of " << tensor.getNumElements() << " elements: "
-                 << perThread << " per thread with " << static_cast<int>(numWarps) << " warps of "
-                 << static_cast<int>(threadsPerWarp) << " threads, more than the limit of "
-                 << kMaxElementsPerThread
-                 << " (each element is unrolled into straight-line code held in registers, and "
-                    "the backend's compile time grows faster than linearly past that); use a "
-                    "smaller block or more warps";
-        return success();
-      };
-      for (Type t : op->getResultTypes())
-        if (failed(check(t)))
-          return WalkResult::interrupt();
-      for (Region &r : op->getRegions())
-        for (Block &b : r)
-          for (BlockArgument a : b.getArguments())
-            if (failed(check(a.getType())))
-              return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (shapes.wasInterrupted())
+    auto checkTensor = [&](Operation *op, RankedTensorType tensor) -> LogicalResult {
+      Type t = tensor;
+      if (tensor.getRank() == 0)
+        return op->emitOpError() << "has a 0-d tensor (" << t
+                                 << "), which cannot be given a layout; use a scalar";
+      for (int64_t d : tensor.getShape())
+        if (d <= 0 || (d & (d - 1)))
+          return op->emitOpError() << "has a tensor " << t
+                                   << " whose dimensions are not all static powers of two, "
+                                      "which layouts need";
+      int64_t perThread = tensor.getNumElements() / (static_cast<int64_t>(numWarps) * threadsPerWarp);
+      if (perThread > kMaxElementsPerThread)
+        return op->emitOpError()
+               << "has a tensor " << t << " of " << tensor.getNumElements() << " elements: "
+               << perThread << " per thread with " << static_cast<int>(numWarps) << " warps of "
+               << static_cast<int>(threadsPerWarp) << " threads, more than the limit of "
+               << kMaxElementsPerThread
+               << " (each element is unrolled into straight-line code held in registers, and "
+                  "the backend's compile time grows faster than linearly past that); use a "
+                  "smaller block or more warps";
+      return success();
+    };
+    if (failed(tt::checkModuleTensors(module, checkTensor)))
       return signalPassFailure();
     auto i32 = IntegerType::get(ctx, 32);
     module->setAttr("ttg.num-warps", IntegerAttr::get(i32, numWarps));

@@ -202,6 +202,31 @@ std::string mlir::tessera::tt::shapeToString(ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
+LogicalResult mlir::tessera::tt::checkModuleTensors(
+    ModuleOp module, function_ref<LogicalResult(Operation *, RankedTensorType)> checkTensor) {
+  WalkResult result = module.walk([&](Operation *op) -> WalkResult {
+    if (op->getParentOp() == module.getOperation() && !isa<SymbolOpInterface>(op)) {
+      op->emitOpError() << "must be inside a function (only functions and globals may "
+                           "appear at module level)";
+      return WalkResult::interrupt();
+    }
+    auto check = [&](Type t) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      return tensor ? checkTensor(op, tensor) : success();
+    };
+    for (Type t : op->getResultTypes())
+      if (failed(check(t)))
+        return WalkResult::interrupt();
+    for (Region &r : op->getRegions())
+      for (Block &b : r)
+        for (BlockArgument a : b.getArguments())
+          if (failed(check(a.getType())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult mlir::tessera::tt::verifyTensorSizes(Operation *op) {
   // Kernel code lives in functions: an op directly in a module body (an
   // edited file) would reach lowerings that look for its function.

@@ -59,6 +59,14 @@ constexpr int64_t kMaxTensorElements = int64_t(1) << 20;
 /// Checks every tensor operand and result of `op` against kMaxTensorElements.
 LogicalResult verifyTensorSizes(Operation *op);
 
+/// The input check of a lowering pass over a whole module: an op directly in
+/// the module body that is not a symbol (function, global) is reported, and
+/// `checkTensor` runs on every ranked tensor among the results and block
+/// arguments of every op (it reports at the op it is given). Stops at the
+/// first failure.
+LogicalResult checkModuleTensors(
+    ModuleOp module, function_ref<LogicalResult(Operation *, RankedTensorType)> checkTensor);
+
 namespace OpTrait {
 template <typename ConcreteType>
 class TensorSizeIsBounded
