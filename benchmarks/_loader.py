@@ -1,5 +1,6 @@
-"""Loads launch_kernels.py for one implementation from a fixed path (so that a later process
-finds the same file, and so the same cache entries)."""
+"""Loads a kernels module (launch_kernels.py unless told otherwise) for one implementation from a
+fixed path (so that a later process finds the same file, and so the same cache entries). The file
+is written against triton; for another implementation its `import triton` lines are rewritten."""
 import importlib.util
 import os
 import sys
@@ -8,15 +9,16 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def load(impl, directory=None):
-    with open(os.path.join(HERE, "launch_kernels.py")) as f:
+def load(impl, directory=None, filename="launch_kernels.py"):
+    """The module `filename` (in benchmarks/) as `impl` ("triton", or e.g. "tessera") sees it."""
+    with open(os.path.join(HERE, filename)) as f:
         src = f.read()
     if impl != "triton":
         src = src.replace("import triton.language as tl", f"import {impl}.language as tl")
         src = src.replace("import triton\n", f"import {impl} as triton\n")
     d = directory or os.path.join(tempfile.gettempdir(), "tessera_bench_kernels")
     os.makedirs(d, exist_ok=True)
-    name = f"launch_kernels_{impl}"
+    name = f"{os.path.splitext(os.path.basename(filename))[0]}_{impl}"
     path = os.path.join(d, name + ".py")
     if not os.path.exists(path) or open(path).read() != src:
         with open(path, "w") as f:

@@ -70,7 +70,8 @@ _LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-al
 def _ttgir_pipeline(num_warps=4, threads_per_warp=32, num_ctas=1, target="cuda:90"):
     # python/tessera/backends/nvidia.py: ttgir_pipeline()
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
-            f"num-ctas={num_ctas} target={target}}}, ttg-accelerate-matmul, canonicalize, cse)")
+            f"num-ctas={num_ctas} target={target}}}, ttg-coalesce, ttg-remove-layout-conversions, "
+            f"ttg-accelerate-matmul, canonicalize, cse)")
 
 
 def _read_assign(path, name):

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
+#include "tessera/Dialect/TTG/Transforms/Utility.h"
 
 namespace mlir::tessera {
 #define GEN_PASS_DEF_CONVERTTTTOTTG
@@ -22,12 +23,13 @@ using namespace mlir::tessera;
 ttg::BlockedEncodingAttr mlir::tessera::getDefaultBlockedEncoding(
     MLIRContext *ctx, ArrayRef<int64_t> shape, int numWarps, int threadsPerWarp) {
   unsigned rank = shape.size();
-  SmallVector<unsigned> order, sizePerThread(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  SmallVector<unsigned> order, sizePerThread(rank, 1);
   for (int d = rank - 1; d >= 0; --d)
     order.push_back(d);
   // Up to 4 consecutive elements per thread along the fastest dimension when
   // the tensor has that many per thread: loads and stores of them can be one
-  // vector access where AxisInfo proves the addresses consecutive and aligned.
+  // vector access where AxisInfo proves the addresses consecutive and aligned
+  // (ttg-coalesce widens or reorders this per memory access).
   int64_t numel = 1;
   for (int64_t s : shape)
     numel *= std::max<int64_t>(s, 1);
@@ -36,23 +38,7 @@ ttg::BlockedEncodingAttr mlir::tessera::getDefaultBlockedEncoding(
     sizePerThread[order[0]] =
         std::clamp<int64_t>(std::min<int64_t>(4, perThread), 1, std::max<int64_t>(shape[order[0]], 1));
   }
-  int64_t lanes = threadsPerWarp;
-  for (unsigned d : order) {
-    int64_t t = std::clamp<int64_t>(lanes, 1, std::max<int64_t>(shape[d] / sizePerThread[d], 1));
-    tpw[d] = t;
-    lanes /= t;
-  }
-  tpw[order.back()] *= lanes;
-  int64_t warps = numWarps;
-  for (unsigned d : order) {
-    int64_t room = std::max<int64_t>(shape[d] / (tpw[d] * sizePerThread[d]), 1);
-    int64_t w = std::clamp<int64_t>(warps, 1, room);
-    wpc[d] = w;
-    warps /= w;
-  }
-  wpc[order.back()] *= warps;
-  return ttg::BlockedEncodingAttr::get(ctx, sizePerThread, tpw, wpc, order,
-                                       ttg::CTALayoutAttr::getDefault(ctx, rank));
+  return getBlockedEncoding(ctx, shape, sizePerThread, order, numWarps, threadsPerWarp);
 }
 
 namespace {
@@ -286,137 +272,6 @@ private:
   int numWarps, threadsPerWarp;
 };
 
-/// Recomputes the source of convert_layout ops in the target layout when it
-/// is cheap, so that the convert disappears.
-class Rematerializer {
-public:
-  explicit Rematerializer(MLIRContext *ctx) : ctx(ctx) {}
-
-  /// `v` recomputed with `enc`, or null when that is not cheap.
-  Value rematerialize(Value v, Attribute enc, OpBuilder &b, int depth = 0) {
-    auto t = cast<RankedTensorType>(v.getType());
-    if (t.getEncoding() == enc)
-      return v;
-    if (depth > 16)
-      return {};
-    Operation *def = v.getDefiningOp();
-    if (!def || def->getNumResults() != 1 || def->getNumRegions())
-      return {};
-    auto newType = withEncoding(t, enc);
-    auto cache = cacheOf(v, enc);
-    if (cache)
-      return cache;
-    if (auto c = dyn_cast<ttg::ConvertLayoutOp>(def))
-      return remember(v, enc, rematerialize(c.getSrc(), enc, b, depth + 1));
-    SmallVector<Value> operands;
-    bool ok = true;
-    auto need = [&](Value operand, Attribute want) {
-      Value r = rematerialize(operand, want, b, depth + 1);
-      if (!r)
-        ok = false;
-      operands.push_back(r);
-    };
-    if (auto e = dyn_cast<tt::ExpandDimsOp>(def)) {
-      auto dist = dyn_cast<ttg::DistributedEncodingTrait>(enc);
-      if (!dist)
-        return {};
-      need(e.getSrc(), ttg::SliceEncodingAttr::get(ctx, e.getAxis(), dist));
-    } else if (isa<tt::BroadcastOp>(def)) {
-      need(def->getOperand(0), enc);
-    } else if (isa<tt::MakeRangeOp, tt::SplatOp, arith::ConstantOp>(def) ||
-               isElementwise(def) || isSingleUseLoad(def)) {
-      for (Value o : def->getOperands()) {
-        auto ot = dyn_cast<RankedTensorType>(o.getType());
-        if (!ot) {
-          operands.push_back(o);
-          continue;
-        }
-        need(o, enc);
-      }
-    } else {
-      return {};
-    }
-    if (!ok)
-      return {};
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(def);
-    // Operands may be defined after `def` only if they were created now; they
-    // are placed right before `def` too, so dominance holds.
-    Operation *clone = b.clone(*def);
-    clone->setOperands(operands);
-    clone->getResult(0).setType(newType);
-    if (auto cst = dyn_cast<arith::ConstantOp>(clone))
-      if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
-        cst.setValueAttr(dense.reshape(newType));
-    return remember(v, enc, clone->getResult(0));
-  }
-
-  void run(ModuleOp module) {
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      cache.clear(); // clones may be erased below as dead code
-      SmallVector<ttg::ConvertLayoutOp> converts;
-      module.walk([&](ttg::ConvertLayoutOp c) { converts.push_back(c); });
-      for (ttg::ConvertLayoutOp c : converts) {
-        auto dst = cast<RankedTensorType>(c.getType());
-        if (c.getSrc().getType() == dst) {
-          c.getResult().replaceAllUsesWith(c.getSrc());
-          c.erase();
-          changed = true;
-          continue;
-        }
-        OpBuilder b(c);
-        if (Value r = rematerialize(c.getSrc(), dst.getEncoding(), b)) {
-          c.getResult().replaceAllUsesWith(r);
-          c.erase();
-          changed = true;
-        }
-      }
-      // Drop ops that became dead.
-      SmallVector<Operation *> dead;
-      module.walk([&](Operation *op) {
-        if (op->use_empty() && op->getNumResults() && isPure(op))
-          dead.push_back(op);
-      });
-      for (Operation *op : llvm::reverse(dead))
-        if (op->use_empty())
-          op->erase();
-    }
-  }
-
-private:
-  static bool isPure(Operation *op) {
-    return isa<tt::MakeRangeOp, tt::SplatOp, arith::ConstantOp, tt::ExpandDimsOp,
-               tt::BroadcastOp, ttg::ConvertLayoutOp>(op) ||
-           isElementwise(op) || (isa<tt::LoadOp>(op) && !cast<tt::LoadOp>(op).getIsVolatile());
-  }
-  static bool isElementwise(Operation *op) {
-    StringRef d = op->getName().getDialectNamespace();
-    if ((d == "arith" || d == "math") && !isa<arith::ConstantOp>(op))
-      return true;
-    return isa<tt::AddPtrOp, tt::BitcastOp, tt::FpToFpOp, tt::IntToPtrOp, tt::PtrToIntOp,
-               tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::MulhiUIOp>(op) ||
-           (isa<tt::ExternElementwiseOp>(op) && cast<tt::ExternElementwiseOp>(op).getPure());
-  }
-  static bool isSingleUseLoad(Operation *op) {
-    auto load = dyn_cast<tt::LoadOp>(op);
-    return load && load->hasOneUse() && !load.getIsVolatile() &&
-           isa<RankedTensorType>(load.getPtr().getType());
-  }
-  Value cacheOf(Value v, Attribute enc) {
-    auto it = cache.find({v.getAsOpaquePointer(), enc.getAsOpaquePointer()});
-    return it == cache.end() ? Value() : it->second;
-  }
-  Value remember(Value v, Attribute enc, Value r) {
-    if (r)
-      cache[{v.getAsOpaquePointer(), enc.getAsOpaquePointer()}] = r;
-    return r;
-  }
-  MLIRContext *ctx;
-  llvm::DenseMap<std::pair<void *, const void *>, Value> cache;
-};
-
 // Elements of one tensor per thread (numel / (num-warps * threads-per-warp)) past which
 // convert-tt-to-ttg rejects a kernel. Every element is a separate register value in the
 // generated code: at 1024 per thread a plain vector add takes ~7 s to compile (mostly ptxas),
@@ -490,7 +345,7 @@ struct ConvertTTToTTGPass : public mlir::tessera::impl::ConvertTTToTTGBase<Conve
         return;
       assigner.assign(op);
     });
-    Rematerializer(ctx).run(module);
+    rematerializeConversions(module, /*rematerializeLoads=*/true);
   }
 };
 

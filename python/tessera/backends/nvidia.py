@@ -87,9 +87,18 @@ def assemble(ptx, cc, name="kernel", maxnreg=None):
 
 # ------------------------------------------------------------------ the native stages
 
-def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc):
+# The TTGIR passes, in order (docs/architecture.md): layouts for every tensor, then
+# per-access layouts from AxisInfo, then those carried to the values around them with
+# conversions removed, then tensor-core layouts for dots.
+MEMORY_LAYOUT_PASSES = "ttg-coalesce, ttg-remove-layout-conversions, "
+
+
+def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True):
+    """The TTIR -> TTGIR pipeline; without ttg-coalesce and ttg-remove-layout-conversions when
+    `coalesce` is False (TESSERA_DISABLE_COALESCE)."""
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
-            f"num-ctas={num_ctas} target=cuda:{cc}}}, ttg-accelerate-matmul, canonicalize, cse)")
+            f"num-ctas={num_ctas} target=cuda:{cc}}}, {MEMORY_LAYOUT_PASSES if coalesce else ''}"
+            f"ttg-accelerate-matmul, canonicalize, cse)")
 
 
 LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "
@@ -97,12 +106,24 @@ LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-all
 
 
 
+def _env_flag_off(name):
+    return os.environ.get(name, "") in ("", "0")
+
+
+def coalesce_enabled():
+    """False when TESSERA_DISABLE_COALESCE is set (to anything but "" or "0"): the TTGIR
+    pipeline then skips ttg-coalesce and ttg-remove-layout-conversions, and every tensor keeps
+    convert-tt-to-ttg's default layout, to bisect a miscompile. Read at each compilation and part
+    of the disk cache key, like TESSERA_DISABLE_VECTORIZE."""
+    return _env_flag_off("TESSERA_DISABLE_COALESCE")
+
+
 def vectorize_enabled():
     """False when TESSERA_DISABLE_VECTORIZE is set (to anything but "" or "0"): loads and stores
     are then lowered one element at a time, to bisect a miscompile. Read at each compilation and
     part of the disk cache key; kernels already loaded in this process keep what they were
     compiled with (set it before the first launch)."""
-    return os.environ.get("TESSERA_DISABLE_VECTORIZE", "") in ("", "0")
+    return _env_flag_off("TESSERA_DISABLE_VECTORIZE")
 
 
 def llvm_pipeline(vectorize=True):
@@ -131,7 +152,8 @@ def _native_compile(src, start, name, arch, options):
                            f"'ptx' instead)")
     stages, keep = [], ["llir", "ptx"]
     if start == "ttir":
-        stages.append(("ttgir", ttgir_pipeline(options.num_warps, WARP_SIZE, options.num_ctas, arch)))
+        stages.append(("ttgir", ttgir_pipeline(options.num_warps, WARP_SIZE, options.num_ctas, arch,
+                                                coalesce_enabled())))
         keep.insert(0, "ttgir")
     stages.append(("llvm", llvm_pipeline(vectorize_enabled())))
     res = _core._native().compile(src, f"{TARGET_PREFIX}:{arch}", stages, keep,
@@ -238,7 +260,8 @@ class NvidiaBackend(base.Backend):
         return {"ptxas": _ptxas_key(find_ptxas())}
 
     def compile_environment(self):
-        return {"vectorize": vectorize_enabled()}  # TESSERA_DISABLE_VECTORIZE changes the code
+        # TESSERA_DISABLE_VECTORIZE / TESSERA_DISABLE_COALESCE change the code
+        return {"vectorize": vectorize_enabled(), "coalesce": coalesce_enabled()}
 
     # --------------------------------------------------------- launching
     def is_available(self):

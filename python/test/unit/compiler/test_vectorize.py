@@ -41,8 +41,24 @@ def test_aligned_fp32_add_uses_128_bit_accesses():
     assert _accesses(k) == {"ld.global.v4.b32", "st.global.v4.b32"}
 
 
-def test_fp16_gets_four_element_vectors():
-    k = _compile(add, {"x": "*fp16:16", "y": "*fp16:16", "o": "*fp16:16", "n": "i32:16"}, BLOCK=1024)
+FP16_ADD = {"x": "*fp16:16", "y": "*fp16:16", "o": "*fp16:16", "n": "i32:16"}
+
+
+def test_fp16_gets_eight_element_vectors():
+    # ttg-coalesce widens the default 4 elements per thread to 8 halves: 128-bit accesses.
+    k = _compile(add, FP16_ADD, BLOCK=1024)
+    assert "sizePerThread = [8]" in k.asm["ttgir"]
+    assert "ttg.convert_layout" not in k.asm["ttgir"]
+    assert _accesses(k) == {"ld.global.v4.b32", "st.global.v4.b32"}
+
+
+def test_disable_coalesce_keeps_default_layouts_and_changes_the_cache_key(monkeypatch, tmp_path):
+    monkeypatch.setenv("TESSERA_CACHE_DIR", str(tmp_path))
+    assert _accesses(_compile(add, FP16_ADD, BLOCK=1024)) == {"ld.global.v4.b32", "st.global.v4.b32"}
+    monkeypatch.setenv("TESSERA_DISABLE_COALESCE", "1")
+    k = _compile(add, FP16_ADD, BLOCK=1024)
+    assert k.metadata["cache"] in ("miss", "off")
+    assert "sizePerThread = [4]" in k.asm["ttgir"]
     assert _accesses(k) == {"ld.global.v2.b32", "st.global.v2.b32"}
 
 

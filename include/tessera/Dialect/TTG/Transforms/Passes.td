@@ -28,6 +28,48 @@ def AccelerateMatmul : Pass<"ttg-accelerate-matmul", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::tessera::ttg::TTGDialect"];
 }
 
+def Coalesce : Pass<"ttg-coalesce", "mlir::ModuleOp"> {
+  let summary = "Give each global load, store and atomic a layout that touches memory in wide, coalesced accesses.";
+  let description = [{
+    For every tt.load, tt.store, tt.atomic_rmw and tt.atomic_cas on a tensor
+    of pointers, the AxisInfo analysis (over the call graph) tells, per
+    dimension, how many consecutive elements the pointers cover and how they
+    are aligned. The op gets a blocked layout whose order lists the dims by
+    contiguity (most contiguous first) and whose per-thread vector along the
+    first is as wide as contiguity, alignment and 128 bits allow (and the
+    tensor has elements for: no thread is left idle to widen another), lanes
+    then warps spread along that order. Its operands are converted to that
+    layout and its result converted back, so the rest of the code is
+    unchanged; ttg-remove-layout-conversions then carries the new layout to
+    the values around it. An access keeps its layout when the new one would
+    not give it wider vectors or a better order (a gather through loaded
+    indices, a stride), so nothing pays a conversion for no gain.
+  }];
+  let dependentDialects = ["mlir::tessera::ttg::TTGDialect"];
+}
+
+def RemoveLayoutConversions : Pass<"ttg-remove-layout-conversions", "mlir::ModuleOp"> {
+  let summary = "Carry the layouts of loads forward and recompute cheap values, removing layout conversions.";
+  let description = [{
+    1. Forward: the layout of every load's result is carried to the values
+       computed from it: through elementwise ops, blocked-to-blocked
+       conversions, reductions and scans (their results take the slice of the
+       layout), expand_dims of such a slice, broadcasts, and the values an
+       scf.for carries or an scf.if yields. Where a value is reached from two
+       layouts, the first load in program order wins. A conversion is put
+       wherever an op still needs another layout (a store coalesced
+       differently, a dot operand, a call).
+    2. Backward: a conversion whose source is cheap to recompute (constants,
+       make_range, splat, expand_dims, broadcast, elementwise ops over those)
+       is replaced by recomputing it in the destination layout. Loads are
+       never recomputed: their layout is ttg-coalesce's choice.
+    Step 1 is kept only when it does not increase the bytes that
+    conversions move through shared memory (weighted by loop nesting) over
+    the whole module; otherwise the module is left as step 2 alone makes it.
+  }];
+  let dependentDialects = ["mlir::tessera::ttg::TTGDialect"];
+}
+
 def AllocateSharedMemory : Pass<"ttg-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "Lay out the shared memory of every function and record what each needs.";
   let description = [{

@@ -1,0 +1,37 @@
+//===- Utility.h - layout helpers shared by the TTGIR passes ----*- C++ -*-===//
+
+#ifndef TESSERA_DIALECT_TTG_TRANSFORMS_UTILITY_H
+#define TESSERA_DIALECT_TTG_TRANSFORMS_UTILITY_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+
+namespace mlir::tessera {
+
+/// A blocked layout of `shape` with `sizePerThread` consecutive elements per
+/// thread, lanes and then warps assigned along the dims in `order` (fastest
+/// first) as far as each dim has room, the rest along the slowest dim.
+ttg::BlockedEncodingAttr getBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                            ArrayRef<unsigned> sizePerThread,
+                                            ArrayRef<unsigned> order, int numWarps,
+                                            int threadsPerWarp);
+
+/// Ops that compute each result element from the operand elements at the same
+/// position (arith, math, pointer arithmetic, casts, pure extern calls): they
+/// take any layout, the same for all their tensor operands and results.
+bool isElementwiseOp(Operation *op);
+
+/// Removes ttg.convert_layout ops whose source can be recomputed cheaply in
+/// the destination layout (constants, make_range, splat, expand_dims,
+/// broadcast, elementwise ops, chains of converts; single-use loads when
+/// `rematerializeLoads`), and converts to the same type. Ops left dead are
+/// erased. Never adds a convert.
+void rematerializeConversions(ModuleOp module, bool rematerializeLoads);
+
+/// Bytes a convert_layout moves through shared memory: 0 when every thread
+/// already holds the elements it needs (a renumbering of registers).
+int64_t conversionBytes(ttg::ConvertLayoutOp op);
+
+} // namespace mlir::tessera
+
+#endif // TESSERA_DIALECT_TTG_TRANSFORMS_UTILITY_H

@@ -1,0 +1,237 @@
+//===- Utility.cpp - layout helpers shared by the TTGIR passes -----------===//
+
+#include "tessera/Dialect/TTG/Transforms/Utility.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
+#include "tessera/Tools/LinearLayout.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::tessera;
+
+ttg::BlockedEncodingAttr mlir::tessera::getBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                                          ArrayRef<unsigned> sizePerThread,
+                                                          ArrayRef<unsigned> order, int numWarps,
+                                                          int threadsPerWarp) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> spt(sizePerThread), tpw(rank, 1), wpc(rank, 1);
+  int64_t lanes = threadsPerWarp;
+  for (unsigned d : order) {
+    int64_t t = std::clamp<int64_t>(lanes, 1, std::max<int64_t>(shape[d] / spt[d], 1));
+    tpw[d] = t;
+    lanes /= t;
+  }
+  tpw[order.back()] *= lanes;
+  int64_t warps = numWarps;
+  for (unsigned d : order) {
+    int64_t room = std::max<int64_t>(shape[d] / (tpw[d] * spt[d]), 1);
+    int64_t w = std::clamp<int64_t>(warps, 1, room);
+    wpc[d] = w;
+    warps /= w;
+  }
+  wpc[order.back()] *= warps;
+  return ttg::BlockedEncodingAttr::get(ctx, spt, tpw, wpc, order,
+                                       ttg::CTALayoutAttr::getDefault(ctx, rank));
+}
+
+bool mlir::tessera::isElementwiseOp(Operation *op) {
+  StringRef d = op->getName().getDialectNamespace();
+  if ((d == "arith" || d == "math") && !isa<arith::ConstantOp>(op))
+    return true;
+  return isa<tt::AddPtrOp, tt::BitcastOp, tt::FpToFpOp, tt::IntToPtrOp, tt::PtrToIntOp,
+             tt::ClampFOp, tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::MulhiUIOp>(op) ||
+         (isa<tt::ExternElementwiseOp>(op) && cast<tt::ExternElementwiseOp>(op).getPure());
+}
+
+int64_t mlir::tessera::conversionBytes(ttg::ConvertLayoutOp op) {
+  auto src = cast<RankedTensorType>(op.getSrc().getType());
+  auto dst = cast<RankedTensorType>(op.getType());
+  int64_t bytes = src.getNumElements() *
+                  (isa<tt::PointerType>(src.getElementType())
+                       ? 8
+                       : std::max<int64_t>(src.getElementType().getIntOrFloatBitWidth() / 8, 1));
+  if (src == dst)
+    return 0;
+  if (!supportsLinearLayout(src) || !supportsLinearLayout(dst))
+    return bytes;
+  ::tessera::LinearLayout a = toLinearLayout(src), b = toLinearLayout(dst);
+  // Free when lanes and warps own the same elements in both and each thread's
+  // registers hold the same set of elements.
+  for (StringRef dim : {"lane", "warp", "block"}) {
+    int32_t bits = a.hasInDim(dim) ? a.getInDimSizeLog2(dim) : 0;
+    if (bits != (b.hasInDim(dim) ? b.getInDimSizeLog2(dim) : 0))
+      return bytes;
+    for (int32_t i = 0; i < bits; ++i)
+      if (a.getBasis(dim, i) != b.getBasis(dim, i))
+        return bytes;
+  }
+  auto regs = [](const ::tessera::LinearLayout &l) {
+    std::vector<::tessera::LinearLayout::BasisVec> r;
+    for (const auto &[name, bases] : l.getBases())
+      if (name == "register")
+        r = bases;
+    std::sort(r.begin(), r.end());
+    return r;
+  };
+  return regs(a) == regs(b) ? 0 : bytes;
+}
+
+namespace {
+
+RankedTensorType withEncoding(RankedTensorType t, Attribute enc) {
+  return RankedTensorType::get(t.getShape(), t.getElementType(), enc);
+}
+
+/// Recomputes the source of convert_layout ops in the target layout when it
+/// is cheap, so that the convert disappears.
+class Rematerializer {
+public:
+  Rematerializer(MLIRContext *ctx, bool rematerializeLoads)
+      : ctx(ctx), rematerializeLoads(rematerializeLoads) {}
+
+  /// `v` recomputed with `enc`, or null when that is not cheap.
+  Value rematerialize(Value v, Attribute enc, OpBuilder &b, int depth = 0) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (t.getEncoding() == enc)
+      return v;
+    if (depth > 16)
+      return {};
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumResults() != 1 || def->getNumRegions())
+      return {};
+    auto newType = withEncoding(t, enc);
+    auto cache = cacheOf(v, enc);
+    if (cache)
+      return cache;
+    if (auto c = dyn_cast<ttg::ConvertLayoutOp>(def))
+      return remember(v, enc, rematerialize(c.getSrc(), enc, b, depth + 1));
+    SmallVector<Value> operands;
+    bool ok = true;
+    auto need = [&](Value operand, Attribute want) {
+      Value r = rematerialize(operand, want, b, depth + 1);
+      if (!r)
+        ok = false;
+      operands.push_back(r);
+    };
+    if (auto e = dyn_cast<tt::ExpandDimsOp>(def)) {
+      auto dist = dyn_cast<ttg::DistributedEncodingTrait>(enc);
+      if (!dist)
+        return {};
+      need(e.getSrc(), ttg::SliceEncodingAttr::get(ctx, e.getAxis(), dist));
+    } else if (isa<tt::BroadcastOp>(def)) {
+      need(def->getOperand(0), enc);
+    } else if (auto trans = dyn_cast<tt::TransOp>(def)) {
+      // Result dim i is source dim perm[i]: the source layout is enc with its
+      // dims permuted back.
+      auto blocked = dyn_cast<ttg::BlockedEncodingAttr>(enc);
+      if (!blocked)
+        return {};
+      ArrayRef<int32_t> perm = trans.getOrder();
+      unsigned rank = perm.size();
+      SmallVector<unsigned> spt(rank), tpw(rank), wpc(rank), order;
+      for (unsigned i = 0; i < rank; ++i) {
+        spt[perm[i]] = blocked.getSizePerThread()[i];
+        tpw[perm[i]] = blocked.getThreadsPerWarp()[i];
+        wpc[perm[i]] = blocked.getWarpsPerCTA()[i];
+      }
+      for (unsigned o : blocked.getOrder())
+        order.push_back(perm[o]);
+      need(trans.getSrc(), ttg::BlockedEncodingAttr::get(ctx, spt, tpw, wpc, order,
+                                                          ttg::CTALayoutAttr::getDefault(ctx, rank)));
+    } else if (isa<tt::MakeRangeOp, tt::SplatOp, arith::ConstantOp>(def) ||
+               isElementwise(def) || (rematerializeLoads && isSingleUseLoad(def))) {
+      for (Value o : def->getOperands()) {
+        auto ot = dyn_cast<RankedTensorType>(o.getType());
+        if (!ot) {
+          operands.push_back(o);
+          continue;
+        }
+        need(o, enc);
+      }
+    } else {
+      return {};
+    }
+    if (!ok)
+      return {};
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(def);
+    // Operands may be defined after `def` only if they were created now; they
+    // are placed right before `def` too, so dominance holds.
+    Operation *clone = b.clone(*def);
+    clone->setOperands(operands);
+    clone->getResult(0).setType(newType);
+    if (auto cst = dyn_cast<arith::ConstantOp>(clone))
+      if (auto dense = dyn_cast<DenseElementsAttr>(cst.getValue()))
+        cst.setValueAttr(dense.reshape(newType));
+    return remember(v, enc, clone->getResult(0));
+  }
+
+  void run(ModuleOp module) {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      cache.clear(); // clones may be erased below as dead code
+      SmallVector<ttg::ConvertLayoutOp> converts;
+      module.walk([&](ttg::ConvertLayoutOp c) { converts.push_back(c); });
+      for (ttg::ConvertLayoutOp c : converts) {
+        auto dst = cast<RankedTensorType>(c.getType());
+        if (c.getSrc().getType() == dst) {
+          c.getResult().replaceAllUsesWith(c.getSrc());
+          c.erase();
+          changed = true;
+          continue;
+        }
+        OpBuilder b(c);
+        if (Value r = rematerialize(c.getSrc(), dst.getEncoding(), b)) {
+          c.getResult().replaceAllUsesWith(r);
+          c.erase();
+          changed = true;
+        }
+      }
+      // Drop ops that became dead.
+      SmallVector<Operation *> dead;
+      module.walk([&](Operation *op) {
+        if (op->use_empty() && op->getNumResults() && isPure(op))
+          dead.push_back(op);
+      });
+      for (Operation *op : llvm::reverse(dead))
+        if (op->use_empty())
+          op->erase();
+    }
+  }
+
+private:
+  static bool isPure(Operation *op) {
+    return isa<tt::MakeRangeOp, tt::SplatOp, arith::ConstantOp, tt::ExpandDimsOp,
+               tt::BroadcastOp, ttg::ConvertLayoutOp>(op) ||
+           isElementwise(op) || (isa<tt::LoadOp>(op) && !cast<tt::LoadOp>(op).getIsVolatile());
+  }
+  static bool isElementwise(Operation *op) { return isElementwiseOp(op); }
+  static bool isSingleUseLoad(Operation *op) {
+    auto load = dyn_cast<tt::LoadOp>(op);
+    return load && load->hasOneUse() && !load.getIsVolatile() &&
+           isa<RankedTensorType>(load.getPtr().getType());
+  }
+  Value cacheOf(Value v, Attribute enc) {
+    auto it = cache.find({v.getAsOpaquePointer(), enc.getAsOpaquePointer()});
+    return it == cache.end() ? Value() : it->second;
+  }
+  Value remember(Value v, Attribute enc, Value r) {
+    if (r)
+      cache[{v.getAsOpaquePointer(), enc.getAsOpaquePointer()}] = r;
+    return r;
+  }
+  MLIRContext *ctx;
+  bool rematerializeLoads;
+  llvm::DenseMap<std::pair<void *, const void *>, Value> cache;
+};
+
+} // namespace
+
+void mlir::tessera::rematerializeConversions(ModuleOp module, bool rematerializeLoads) {
+  Rematerializer(module.getContext(), rematerializeLoads).run(module);
+}
