@@ -560,9 +560,11 @@ void AxisInfoAnalysis::visitNonControlFlowArguments(Operation *op, const RegionS
                                                     ArrayRef<AxisInfoLattice *> argLattices,
                                                     unsigned firstIndex) {
   // The induction variable of scf.for: lb, lb + step, ... divides by what
-  // both divide by; it is a scalar, so contiguity and constancy are 1.
+  // both divide by; it is a scalar, so contiguity and constancy are 1. (A
+  // loop without iter_args has no successor inputs, and then firstIndex says
+  // nothing: the body's first argument is the induction variable either way.)
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
-    if (firstIndex >= 1 && !argLattices.empty()) {
+    if (!argLattices.empty() && argLattices[0]->getAnchor() == loop.getInductionVar()) {
       const AxisInfoLattice *lb = getLatticeElementFor(getProgramPointAfter(op), loop.getLowerBound());
       const AxisInfoLattice *step = getLatticeElementFor(getProgramPointAfter(op), loop.getStep());
       AxisInfo iv = AxisInfo::pessimistic(1);
@@ -570,7 +572,7 @@ void AxisInfoAnalysis::visitNonControlFlowArguments(Operation *op, const RegionS
         iv = AxisInfo({1}, {std::min(lb->getValue().getDivisibility(0), step->getValue().getDivisibility(0))},
                       {1});
       propagateIfChanged(argLattices[0], argLattices[0]->join(iv));
-      setAllToEntryStates(argLattices.drop_front(firstIndex + successor.getSuccessorInputs().size()));
+      setAllToEntryStates(argLattices.drop_front(1 + successor.getSuccessorInputs().size()));
       return;
     }
   }

@@ -159,6 +159,31 @@ tt.func public @loop(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
 
 // -----
 
+// A loop without iter_args (nothing carried: the last loop of a layer norm):
+// its induction variable still divides by what lb and step divide by.
+tt.func public @loop_without_iter_args(%x: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [1], constant_value = 0}}
+  %c0 = arith.constant 0 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1024], constancy = [1], constant_value = 1024}}
+  %c1024 = arith.constant 1024 : i32
+  // expected-remark @below {{contiguity = [1024], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [1024], constant_value = <none>}}
+  %xs = tt.splat %x : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>>
+  scf.for %i = %c0 to %n step %c1024 : i32 {
+    // expected-remark @below {{contiguity = [1], divisibility = [1024], constancy = [1024], constant_value = <none>}}
+    %is = tt.splat %i : i32 -> tensor<1024xi32>
+    // expected-remark @below {{contiguity = [1024], divisibility = [1024], constancy = [1], constant_value = <none>}}
+    %cols = arith.addi %is, %r : tensor<1024xi32>
+    // expected-remark @below {{contiguity = [1024], divisibility = [16], constancy = [1], constant_value = <none>}}
+    %p = tt.addptr %xs, %cols : tensor<1024x!tt.ptr<f16>>, tensor<1024xi32>
+    %v = tt.load %p : tensor<1024x!tt.ptr<f16>>
+  }
+  tt.return
+}
+
+// -----
+
 // Negative: a loop that advances a pointer by an odd step loses the
 // alignment the initial value had.
 tt.func public @loop_unaligned(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {

@@ -12,7 +12,7 @@
 // CHECK-COUNT-2: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-4: llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
-// CHECK-COUNT-8: llvm.call @__nv_expf
+// CHECK-COUNT-8: llvm.call @__nv_logf
 // The second conversion reuses the bytes of the first: a barrier first.
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-4: llvm.store {{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
@@ -23,7 +23,7 @@
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @to_mma_and_back(%x: tensor<32x32xf32, #blocked>) -> tensor<32x32xf32, #blocked> {
     %m = ttg.convert_layout %x : tensor<32x32xf32, #blocked> -> tensor<32x32xf32, #mma>
-    %e = math.exp %m : tensor<32x32xf32, #mma>
+    %e = math.log %m : tensor<32x32xf32, #mma>
     %b = ttg.convert_layout %e : tensor<32x32xf32, #mma> -> tensor<32x32xf32, #blocked>
     tt.return %b : tensor<32x32xf32, #blocked>
   }

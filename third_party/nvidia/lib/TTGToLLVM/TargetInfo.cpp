@@ -624,6 +624,7 @@ public:
 
   void populateVendorPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
                               RewritePatternSet &patterns) const override {
+    ::tessera::nvidia::populateFastMathPatterns(typeConverter, patterns);
     if (cc >= 80)
       ::tessera::nvidia::populateMmaV2DotPatterns(typeConverter, patterns);
   }

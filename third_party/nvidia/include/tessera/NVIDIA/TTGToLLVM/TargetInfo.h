@@ -42,6 +42,11 @@ getMmaV2Warps(mlir::RankedTensorType a, mlir::RankedTensorType b, mlir::RankedTe
 void populateMmaV2DotPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
                               mlir::RewritePatternSet &patterns);
 
+/// fp32 exp/exp2 on ex2.approx and fp32 division as div.full (Triton's
+/// semantics for `tl.exp` and `/`; FastMathToLLVM.cpp).
+void populateFastMathPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
+                              mlir::RewritePatternSet &patterns);
+
 /// Shared scratch of a dot the mma.sync patterns lower; std::nullopt for
 /// other ops and for dots they leave to the FMA family.
 std::optional<int64_t> getMmaV2ScratchBytes(mlir::Operation *op);
