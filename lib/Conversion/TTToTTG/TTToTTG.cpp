@@ -144,19 +144,7 @@ public:
     }
     if (auto trans = dyn_cast<tt::TransOp>(op)) {
       if (auto b = dyn_cast_or_null<ttg::BlockedEncodingAttr>(encodingOf(trans.getSrc()))) {
-        ArrayRef<int32_t> perm = trans.getOrder();
-        SmallVector<unsigned> spt, tpw, wpc, order, inv(perm.size());
-        for (auto [i, p] : llvm::enumerate(perm)) {
-          spt.push_back(b.getSizePerThread()[p]);
-          tpw.push_back(b.getThreadsPerWarp()[p]);
-          wpc.push_back(b.getWarpsPerCTA()[p]);
-          inv[p] = i;
-        }
-        for (unsigned o : b.getOrder())
-          order.push_back(inv[o]);
-        auto enc = ttg::BlockedEncodingAttr::get(ctx, spt, tpw, wpc, order,
-                                                 ttg::CTALayoutAttr::getDefault(ctx, perm.size()));
-        setResult(op, 0, withEncoding(trans.getType(), enc));
+        setResult(op, 0, withEncoding(trans.getType(), transposeBlocked(b, trans.getOrder())));
         return;
       }
       setResult(op, 0, defaultType(trans.getType()));

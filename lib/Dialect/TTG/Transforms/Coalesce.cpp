@@ -7,6 +7,7 @@
 #include "tessera/Dialect/TTG/Transforms/Utility.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <algorithm>
 #include <numeric>
@@ -21,18 +22,42 @@ using namespace mlir::tessera;
 
 namespace {
 
-/// How well a blocked layout `enc` serves an access through `ptr`: the
-/// elements one vector access covers, then how many consecutive elements
-/// the pointers have along the layout's fastest dim (lanes next to each
-/// other touching neighbouring addresses). Larger is better.
-std::pair<int64_t, int64_t> score(const ModuleAxisInfo &axis, Value ptr, const AxisInfo &info,
-                                  ttg::BlockedEncodingAttr enc, int64_t elementBytes) {
+/// The mask of a memory access, or null.
+Value maskOf(Operation *op) {
+  if (auto load = dyn_cast<tt::LoadOp>(op))
+    return load.getMask();
+  if (auto store = dyn_cast<tt::StoreOp>(op))
+    return store.getMask();
+  if (auto rmw = dyn_cast<tt::AtomicRMWOp>(op))
+    return rmw.getMask();
+  return {};
+}
+
+/// Consecutive elements along `dim` one vector access may cover: what the
+/// pointers allow (contiguity, alignment, 16 bytes) and, with a mask, what
+/// its constancy allows (the lowering splits a vector where the mask may
+/// change).
+int64_t vectorElements(const ModuleAxisInfo &axis, Operation *op, unsigned dim, int64_t elementBytes) {
+  int64_t v = axis.getVectorElements(op->getOperand(0), dim, elementBytes, 16);
+  if (Value mask = maskOf(op)) {
+    AxisInfo m = axis.get(mask);
+    v = (m.isInitialized() && dim < m.getRank()) ? std::min(v, m.getConstancy(dim)) : 1;
+  }
+  return std::max<int64_t>(v, 1);
+}
+
+/// How well a blocked layout `enc` serves an access: the elements one
+/// vector access covers; then whether the lanes of one access touch
+/// neighbouring addresses (no thread holds more consecutive elements than a
+/// vector moves, which would leave gaps between lanes); then how many
+/// consecutive elements the pointers have along the layout's fastest dim
+/// within a warp. Larger is better.
+std::tuple<int64_t, bool, int64_t> score(const AxisInfo &info, int64_t vecElems,
+                                         ttg::BlockedEncodingAttr enc) {
   unsigned d = enc.getOrder()[0];
-  int64_t vec = std::min<int64_t>(enc.getSizePerThread()[d],
-                                  axis.getVectorElements(ptr, d, elementBytes, 16));
-  int64_t run = std::min<int64_t>(info.getContiguity(d),
-                                  int64_t(enc.getSizePerThread()[d]) * enc.getThreadsPerWarp()[d]);
-  return {vec, run};
+  int64_t perThread = enc.getSizePerThread()[d];
+  int64_t run = std::min<int64_t>(info.getContiguity(d), perThread * enc.getThreadsPerWarp()[d]);
+  return {std::min(perThread, vecElems), perThread <= vecElems && info.getContiguity(d) > 1, run};
 }
 
 struct CoalescePass : public mlir::tessera::impl::CoalesceBase<CoalescePass> {
@@ -60,7 +85,10 @@ struct CoalescePass : public mlir::tessera::impl::CoalesceBase<CoalescePass> {
 
     // Decide every access first (the analysis describes the module as it is),
     // then rewrite.
-    SmallVector<std::pair<Operation *, ttg::BlockedEncodingAttr>> changes;
+    // Changes that widen vectors are always made; those that only close gaps
+    // between lanes or reorder (same vector width) only when they leave the
+    // module's conversions no more expensive.
+    SmallVector<std::pair<Operation *, ttg::BlockedEncodingAttr>> changes, minor;
     for (Operation *op : accesses) {
       Value ptr = op->getOperand(0);
       auto type = cast<RankedTensorType>(ptr.getType());
@@ -80,18 +108,37 @@ struct CoalescePass : public mlir::tessera::impl::CoalesceBase<CoalescePass> {
       });
       unsigned fastest = order[0];
       int64_t threads = int64_t(numWarps) * threadsPerWarp;
-      int64_t perThread = std::min<int64_t>(axis.getVectorElements(ptr, fastest, elementBytes, 16),
+      int64_t perThread = std::min<int64_t>(vectorElements(axis, op, fastest, elementBytes),
                                             std::max<int64_t>(type.getNumElements() / threads, 1));
       perThread = std::clamp<int64_t>(perThread, 1, type.getShape()[fastest]);
       SmallVector<unsigned> spt(rank, 1);
       spt[fastest] = perThread;
       auto wanted = getBlockedEncoding(ctx, type.getShape(), spt, order, numWarps, threadsPerWarp);
-      if (wanted == current ||
-          score(axis, ptr, info, wanted, elementBytes) <= score(axis, ptr, info, current, elementBytes))
+      auto want = score(info, vectorElements(axis, op, wanted.getOrder()[0], elementBytes), wanted);
+      auto have = score(info, vectorElements(axis, op, current.getOrder()[0], elementBytes), current);
+      if (wanted == current || want <= have)
         continue;
-      changes.push_back({op, wanted});
+      (std::get<0>(want) > std::get<0>(have) ? changes : minor).push_back({op, wanted});
     }
+    apply(changes);
+    if (minor.empty())
+      return;
+    IRMapping map;
+    OwningOpRef<ModuleOp> with(cast<ModuleOp>(module->clone(map)));
+    OwningOpRef<ModuleOp> without = module.clone();
+    SmallVector<std::pair<Operation *, ttg::BlockedEncodingAttr>> mapped;
+    for (auto [op, enc] : minor)
+      mapped.push_back({map.lookup(op), enc});
+    apply(mapped);
+    removeLayoutConversions(*with);
+    removeLayoutConversions(*without);
+    if (conversionCost(*with) <= conversionCost(*without))
+      apply(minor);
+  }
 
+  /// Gives each op its layout: operands converted to it, results converted
+  /// back.
+  static void apply(ArrayRef<std::pair<Operation *, ttg::BlockedEncodingAttr>> changes) {
     for (auto [op, enc] : changes) {
       OpBuilder b(op);
       for (OpOperand &operand : op->getOpOperands()) {

@@ -42,7 +42,8 @@ bool isPropagatable(Attribute enc) {
 /// follow from it.
 bool isUniform(Operation *op) {
   return isElementwiseOp(op) ||
-         isa<tt::ReduceOp, tt::ScanOp, tt::BroadcastOp, tt::ExpandDimsOp, ttg::ConvertLayoutOp>(op);
+         isa<tt::ReduceOp, tt::ScanOp, tt::BroadcastOp, tt::ExpandDimsOp, tt::TransOp,
+             ttg::ConvertLayoutOp>(op);
 }
 
 class ForwardPropagation {
@@ -85,6 +86,8 @@ private:
         if (!slice || slice.getDim() != e.getAxis())
           return;
       }
+      if (isa<tt::TransOp>(op) && !isa<ttg::BlockedEncodingAttr>(enc))
+        return;
       if (!opEnc.try_emplace(op, enc).second)
         return;
       for (OpResult r : op->getResults()) {
@@ -93,6 +96,8 @@ private:
                                                   cast<ttg::DistributedEncodingTrait>(enc)));
         } else if (auto e = dyn_cast<tt::ExpandDimsOp>(op)) {
           setValue(r, cast<ttg::SliceEncodingAttr>(enc).getParent());
+        } else if (auto trans = dyn_cast<tt::TransOp>(op)) {
+          setValue(r, transposeBlocked(cast<ttg::BlockedEncodingAttr>(enc), trans.getOrder()));
         } else {
           setValue(r, enc);
         }
@@ -161,9 +166,9 @@ private:
   SmallVector<Value> worklist;
 };
 
-/// Bytes moved through shared memory by the module's conversions, each
-/// counted 16 times per enclosing loop.
-int64_t conversionCost(ModuleOp module) {
+} // namespace
+
+int64_t mlir::tessera::conversionCost(ModuleOp module) {
   int64_t cost = 0;
   module.walk([&](ttg::ConvertLayoutOp cvt) {
     int64_t bytes = conversionBytes(cvt);
@@ -175,23 +180,26 @@ int64_t conversionCost(ModuleOp module) {
   return cost;
 }
 
+void mlir::tessera::removeLayoutConversions(ModuleOp module) {
+  rematerializeConversions(module, /*rematerializeLoads=*/false);
+  bool hasLoads = false;
+  module.walk([&](tt::LoadOp) { hasLoads = true; });
+  if (!hasLoads)
+    return;
+  int64_t before = conversionCost(module);
+  OwningOpRef<ModuleOp> trial = module.clone();
+  ForwardPropagation(module.getContext()).run(*trial);
+  rematerializeConversions(*trial, /*rematerializeLoads=*/false);
+  if (conversionCost(*trial) > before)
+    return;
+  module.getBodyRegion().takeBody(trial->getBodyRegion());
+}
+
+namespace {
+
 struct RemoveLayoutConversionsPass
     : public mlir::tessera::impl::RemoveLayoutConversionsBase<RemoveLayoutConversionsPass> {
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    rematerializeConversions(module, /*rematerializeLoads=*/false);
-    bool hasLoads = false;
-    module.walk([&](tt::LoadOp) { hasLoads = true; });
-    if (!hasLoads)
-      return;
-    int64_t before = conversionCost(module);
-    OwningOpRef<ModuleOp> trial = module.clone();
-    ForwardPropagation(&getContext()).run(*trial);
-    rematerializeConversions(*trial, /*rematerializeLoads=*/false);
-    if (conversionCost(*trial) > before)
-      return;
-    module.getBodyRegion().takeBody(trial->getBodyRegion());
-  }
+  void runOnOperation() override { removeLayoutConversions(getOperation()); }
 };
 
 } // namespace

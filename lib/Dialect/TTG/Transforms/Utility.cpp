@@ -38,6 +38,38 @@ ttg::BlockedEncodingAttr mlir::tessera::getBlockedEncoding(MLIRContext *ctx, Arr
                                        ttg::CTALayoutAttr::getDefault(ctx, rank));
 }
 
+ttg::BlockedEncodingAttr mlir::tessera::transposeBlocked(ttg::BlockedEncodingAttr b,
+                                                        ArrayRef<int32_t> perm) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<unsigned> spt, tpw, wpc, order, inv(perm.size());
+  for (auto [i, p] : llvm::enumerate(perm)) {
+    spt.push_back(b.getSizePerThread()[p]);
+    tpw.push_back(b.getThreadsPerWarp()[p]);
+    wpc.push_back(b.getWarpsPerCTA()[p]);
+    inv[p] = i;
+  }
+  for (unsigned o : b.getOrder())
+    order.push_back(inv[o]);
+  return ttg::BlockedEncodingAttr::get(ctx, spt, tpw, wpc, order,
+                                       ttg::CTALayoutAttr::getDefault(ctx, perm.size()));
+}
+
+ttg::BlockedEncodingAttr mlir::tessera::untransposeBlocked(ttg::BlockedEncodingAttr b,
+                                                          ArrayRef<int32_t> perm) {
+  MLIRContext *ctx = b.getContext();
+  unsigned rank = perm.size();
+  SmallVector<unsigned> spt(rank), tpw(rank), wpc(rank), order;
+  for (unsigned i = 0; i < rank; ++i) {
+    spt[perm[i]] = b.getSizePerThread()[i];
+    tpw[perm[i]] = b.getThreadsPerWarp()[i];
+    wpc[perm[i]] = b.getWarpsPerCTA()[i];
+  }
+  for (unsigned o : b.getOrder())
+    order.push_back(perm[o]);
+  return ttg::BlockedEncodingAttr::get(ctx, spt, tpw, wpc, order,
+                                       ttg::CTALayoutAttr::getDefault(ctx, rank));
+}
+
 bool mlir::tessera::isElementwiseOp(Operation *op) {
   StringRef d = op->getName().getDialectNamespace();
   if ((d == "arith" || d == "math") && !isa<arith::ConstantOp>(op))
@@ -125,23 +157,11 @@ public:
     } else if (isa<tt::BroadcastOp>(def)) {
       need(def->getOperand(0), enc);
     } else if (auto trans = dyn_cast<tt::TransOp>(def)) {
-      // Result dim i is source dim perm[i]: the source layout is enc with its
-      // dims permuted back.
+      // The source layout is enc with its dims permuted back.
       auto blocked = dyn_cast<ttg::BlockedEncodingAttr>(enc);
       if (!blocked)
         return {};
-      ArrayRef<int32_t> perm = trans.getOrder();
-      unsigned rank = perm.size();
-      SmallVector<unsigned> spt(rank), tpw(rank), wpc(rank), order;
-      for (unsigned i = 0; i < rank; ++i) {
-        spt[perm[i]] = blocked.getSizePerThread()[i];
-        tpw[perm[i]] = blocked.getThreadsPerWarp()[i];
-        wpc[perm[i]] = blocked.getWarpsPerCTA()[i];
-      }
-      for (unsigned o : blocked.getOrder())
-        order.push_back(perm[o]);
-      need(trans.getSrc(), ttg::BlockedEncodingAttr::get(ctx, spt, tpw, wpc, order,
-                                                          ttg::CTALayoutAttr::getDefault(ctx, rank)));
+      need(trans.getSrc(), untransposeBlocked(blocked, trans.getOrder()));
     } else if (isa<tt::MakeRangeOp, tt::SplatOp, arith::ConstantOp>(def) ||
                isElementwise(def) || (rematerializeLoads && isSingleUseLoad(def))) {
       for (Value o : def->getOperands()) {

@@ -16,6 +16,12 @@ ttg::BlockedEncodingAttr getBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> 
                                             ArrayRef<unsigned> order, int numWarps,
                                             int threadsPerWarp);
 
+/// The layout of tt.trans's result with order `perm` (result dim i is source
+/// dim perm[i]) when its source has the blocked layout `src`.
+ttg::BlockedEncodingAttr transposeBlocked(ttg::BlockedEncodingAttr src, ArrayRef<int32_t> perm);
+/// The inverse: the source layout that gives `result` after tt.trans.
+ttg::BlockedEncodingAttr untransposeBlocked(ttg::BlockedEncodingAttr result, ArrayRef<int32_t> perm);
+
 /// Ops that compute each result element from the operand elements at the same
 /// position (arith, math, pointer arithmetic, casts, pure extern calls): they
 /// take any layout, the same for all their tensor operands and results.
@@ -31,6 +37,13 @@ void rematerializeConversions(ModuleOp module, bool rematerializeLoads);
 /// Bytes a convert_layout moves through shared memory: 0 when every thread
 /// already holds the elements it needs (a renumbering of registers).
 int64_t conversionBytes(ttg::ConvertLayoutOp op);
+
+/// Bytes the module's conversions move through shared memory, each counted
+/// 16 times per enclosing loop: what ttg-remove-layout-conversions minimizes.
+int64_t conversionCost(ModuleOp module);
+
+/// The body of ttg-remove-layout-conversions (Passes.td).
+void removeLayoutConversions(ModuleOp module);
 
 } // namespace mlir::tessera
 
