@@ -85,9 +85,9 @@ struct CoalescePass : public mlir::tessera::impl::CoalesceBase<CoalescePass> {
 
     // Decide every access first (the analysis describes the module as it is),
     // then rewrite.
-    // Changes that widen vectors are always made; those that only close gaps
-    // between lanes or reorder (same vector width) only when they leave the
-    // module's conversions no more expensive.
+    // Changes that widen vectors or lengthen a warp's run of consecutive
+    // addresses are always made; those that only close gaps between lanes
+    // only when they leave the module's conversions no more expensive.
     SmallVector<std::pair<Operation *, ttg::BlockedEncodingAttr>> changes, minor;
     for (Operation *op : accesses) {
       Value ptr = op->getOperand(0);
@@ -118,7 +118,10 @@ struct CoalescePass : public mlir::tessera::impl::CoalesceBase<CoalescePass> {
       auto have = score(info, vectorElements(axis, op, current.getOrder()[0], elementBytes), current);
       if (wanted == current || want <= have)
         continue;
-      (std::get<0>(want) > std::get<0>(have) ? changes : minor).push_back({op, wanted});
+      // Wider vectors, or a warp touching a longer run of consecutive
+      // addresses (the order follows contiguity), are worth a conversion.
+      bool major = std::get<0>(want) > std::get<0>(have) || std::get<2>(want) > std::get<2>(have);
+      (major ? changes : minor).push_back({op, wanted});
     }
     apply(changes);
     if (minor.empty())

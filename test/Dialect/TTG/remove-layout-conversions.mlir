@@ -1,0 +1,160 @@
+// RUN: tessera-opt %s -split-input-file --ttg-remove-layout-conversions | FileCheck %s
+
+// ttg-remove-layout-conversions: load layouts carried forward, cheap values
+// recomputed backward, never at a higher cost in shared-memory bytes.
+
+// Forward through elementwise ops, a reduction to a scalar, a splat and a
+// store in the load's layout: the row is never converted.
+// CHECK-LABEL: tt.func public @softmax_row
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[X:.*]] = tt.load {{.*}} : tensor<1024x!tt.ptr<f32>, #[[W:.*]]>
+// CHECK: "tt.reduce"(%[[X]])
+// CHECK: math.exp {{.*}} : tensor<1024xf32, #[[W]]>
+// CHECK: tt.store {{.*}} : tensor<1024x!tt.ptr<f32>, #[[W]]>
+#def = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#wide = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @softmax_row(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #def>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #def>
+    %xp = tt.addptr %xs, %r : tensor<1024x!tt.ptr<f32>, #def>, tensor<1024xi32, #def>
+    %xpw = ttg.convert_layout %xp : tensor<1024x!tt.ptr<f32>, #def> -> tensor<1024x!tt.ptr<f32>, #wide>
+    %vw = tt.load %xpw : tensor<1024x!tt.ptr<f32>, #wide>
+    %v = ttg.convert_layout %vw : tensor<1024xf32, #wide> -> tensor<1024xf32, #def>
+    %m = "tt.reduce"(%v) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.maxnumf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<1024xf32, #def>) -> f32
+    %ms = tt.splat %m : f32 -> tensor<1024xf32, #def>
+    %d = arith.subf %v, %ms : tensor<1024xf32, #def>
+    %e = math.exp %d : tensor<1024xf32, #def>
+    %ys = tt.splat %y : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #def>
+    %yp = tt.addptr %ys, %r : tensor<1024x!tt.ptr<f32>, #def>, tensor<1024xi32, #def>
+    %ypw = ttg.convert_layout %yp : tensor<1024x!tt.ptr<f32>, #def> -> tensor<1024x!tt.ptr<f32>, #wide>
+    %ew = ttg.convert_layout %e : tensor<1024xf32, #def> -> tensor<1024xf32, #wide>
+    tt.store %ypw, %ew : tensor<1024x!tt.ptr<f32>, #wide>
+    tt.return
+  }
+}
+
+// -----
+
+// Forward through a 2-D reduction, expand_dims and broadcast: the row
+// maximum is subtracted in the load's layout.
+// CHECK-LABEL: tt.func public @rows
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[V:.*]] = tt.load {{.*}} : tensor<4x256x!tt.ptr<f32>, #[[W:.*]]>
+// CHECK: tt.expand_dims {{.*}} -> tensor<4x1xf32, #[[W]]>
+// CHECK: arith.subf %[[V]], {{.*}} : tensor<4x256xf32, #[[W]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#def = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#wide = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rows(%p: tensor<4x256x!tt.ptr<f32>, #wide>, %q: tensor<4x256x!tt.ptr<f32>, #wide>) {
+    %vw = tt.load %p : tensor<4x256x!tt.ptr<f32>, #wide>
+    %v = ttg.convert_layout %vw : tensor<4x256xf32, #wide> -> tensor<4x256xf32, #def>
+    %m = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.maxnumf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<4x256xf32, #def>) -> tensor<4xf32, #ttg.slice<{dim = 1, parent = #def}>>
+    %me = tt.expand_dims %m {axis = 1 : i32} : tensor<4xf32, #ttg.slice<{dim = 1, parent = #def}>> -> tensor<4x1xf32, #def>
+    %mb = tt.broadcast %me : tensor<4x1xf32, #def> -> tensor<4x256xf32, #def>
+    %d = arith.subf %v, %mb : tensor<4x256xf32, #def>
+    %dw = ttg.convert_layout %d : tensor<4x256xf32, #def> -> tensor<4x256xf32, #wide>
+    tt.store %q, %dw : tensor<4x256x!tt.ptr<f32>, #wide>
+    tt.return
+  }
+}
+
+// -----
+
+// Forward into a loop: the accumulator is carried in the load's layout (its
+// zero init recomputed there); nothing is converted inside the loop.
+// CHECK-LABEL: tt.func public @accumulate
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<1024xf32, #[[W:.*]]>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[Z]]) -> (tensor<1024xf32, #[[W]]>)
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.yield
+#def = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#wide = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @accumulate(%p: tensor<1024x!tt.ptr<f16>, #wide>, %n: i32) -> f32 {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<1024xf32, #def>
+    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> (tensor<1024xf32, #def>) : i32 {
+      %vw = tt.load %p : tensor<1024x!tt.ptr<f16>, #wide>
+      %v = ttg.convert_layout %vw : tensor<1024xf16, #wide> -> tensor<1024xf16, #def>
+      %f = arith.extf %v : tensor<1024xf16, #def> to tensor<1024xf32, #def>
+      %s = arith.addf %a, %f : tensor<1024xf32, #def>
+      scf.yield %s : tensor<1024xf32, #def>
+    }
+    %t = "tt.reduce"(%acc) <{axis = 0 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %c = arith.addf %x, %y : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<1024xf32, #def>) -> f32
+    tt.return %t : f32
+  }
+}
+
+// -----
+
+// Backward: a convert of a cheap value (offsets from make_range and splat) is
+// replaced by recomputing it in the destination layout.
+// CHECK-LABEL: tt.func public @recompute
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.make_range {{.*}} : tensor<1024xi32, #[[W:.*]]>
+// CHECK: tt.load {{.*}} : tensor<1024x!tt.ptr<f32>, #[[W]]>
+#def = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#wide = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @recompute(%x: !tt.ptr<f32>) -> tensor<1024xf32, #wide> {
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #def>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #def>
+    %xp = tt.addptr %xs, %r : tensor<1024x!tt.ptr<f32>, #def>, tensor<1024xi32, #def>
+    %xpw = ttg.convert_layout %xp : tensor<1024x!tt.ptr<f32>, #def> -> tensor<1024x!tt.ptr<f32>, #wide>
+    %v = tt.load %xpw : tensor<1024x!tt.ptr<f32>, #wide>
+    tt.return %v : tensor<1024xf32, #wide>
+  }
+}
+
+// -----
+
+// Negative: carrying the fp16 load's layout forward would move the
+// conversion after the extension to fp32 (twice the bytes): the pass leaves
+// the conversion of the fp16 value where it is. Loads are never recomputed.
+// CHECK-LABEL: tt.func public @not_after_widening
+// CHECK: %[[V:.*]] = tt.load {{.*}} : tensor<1024x!tt.ptr<f16>, #[[W:[a-z0-9]+]]>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[V]] : tensor<1024xf16, #[[W]]> -> tensor<1024xf16, #[[D:[a-z0-9]+]]>
+// CHECK-NEXT: arith.extf %[[C]] : tensor<1024xf16, #[[D]]> to tensor<1024xf32, #[[D]]>
+#def = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#wide = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @not_after_widening(%p: tensor<1024x!tt.ptr<f16>, #wide>, %q: tensor<1024x!tt.ptr<f32>, #def>) {
+    %vw = tt.load %p : tensor<1024x!tt.ptr<f16>, #wide>
+    %v = ttg.convert_layout %vw : tensor<1024xf16, #wide> -> tensor<1024xf16, #def>
+    %f = arith.extf %v : tensor<1024xf16, #def> to tensor<1024xf32, #def>
+    tt.store %q, %f : tensor<1024x!tt.ptr<f32>, #def>
+    tt.return
+  }
+}
+
+// -----
+
+// Negative: a conversion into a dot operand layout is a requirement, not a
+// layout to carry; it stays.
+// CHECK-LABEL: tt.func public @dot_operand
+// CHECK: ttg.convert_layout {{.*}} -> tensor<16x16xf16, #ttg.dot_op
+#def = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @dot_operand(%p: tensor<16x16x!tt.ptr<f16>, #def>) -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> {
+    %v = tt.load %p : tensor<16x16x!tt.ptr<f16>, #def>
+    %a = ttg.convert_layout %v : tensor<16x16xf16, #def> -> tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    tt.return %a : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+  }
+}
