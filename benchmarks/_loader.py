@@ -3,6 +3,7 @@ fixed path (so that a later process finds the same file, and so the same cache e
 is written against triton; for another implementation its `import triton` lines are rewritten."""
 import importlib.util
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -28,3 +29,19 @@ def load(impl, directory=None, filename="launch_kernels.py"):
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+def build_commit():
+    """The commit of the Tessera build being measured: on the GPU machine the tree is a copy whose
+    git metadata may be stale, so the packed build's dist/COMMIT (tools/device/pack.sh) comes
+    first, else the checkout's HEAD, else None."""
+    root = os.path.dirname(HERE)
+    packed = os.path.join(root, "dist", "COMMIT")
+    if os.path.exists(packed):
+        with open(packed, encoding="utf-8") as f:
+            return f.read().strip() or None
+    try:
+        return subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=10).stdout.strip() or None
+    except Exception:  # noqa: BLE001
+        return None

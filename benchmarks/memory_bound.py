@@ -320,20 +320,6 @@ def run_interpret(args):
 # GPU: Tessera vs Triton
 
 
-def tessera_commit():
-    """The packed build's commit (dist/COMMIT, tools/device/pack.sh), else the tree's."""
-    packed = os.path.join(ROOT, "dist", "COMMIT")
-    if os.path.exists(packed):
-        with open(packed) as f:
-            return f.read().strip() or None
-    try:
-        import subprocess
-        return subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True,
-                              timeout=10).stdout.strip() or None
-    except Exception:  # noqa: BLE001
-        return None
-
-
 def bench_case(torch, do_bench, case, mods, load_why, rounds, device="cuda"):
     """The records of one case: one per implementation, then the case's (the ratio)."""
     recs = {impl: {"kind": "impl", "case": case.name, "impl": impl, "ok": False} for impl in IMPLS}
@@ -402,7 +388,7 @@ def run_gpu(args):
         from tessera.testing import do_bench
     results = []
     env = {"kind": "env", "torch": torch.__version__, "device": torch.cuda.get_device_name(),
-           "tessera_commit": tessera_commit(), "rounds": args.rounds}
+           "tessera_commit": _loader.build_commit(), "rounds": args.rounds}
     mods, load_why = {}, {}
     for impl in IMPLS:
         try:

@@ -63,6 +63,12 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def _build_commit():
+    sys.path.insert(0, os.path.dirname(HERE))
+    from _loader import build_commit  # benchmarks/_loader.py
+    return build_commit()
 UPSTREAM_DIR = os.path.join(HERE, "upstream")
 UPSTREAM_COMMIT = "79b73d19e6e017cc08565f51f5ac6ac85d1a31e0"  # main at the 3.6 branch point (UPSTREAM.md)
 UPSTREAM_RELEASE = "v3.6.0 (7c56a5e40f7fd928dfd5c72902d5def0097db73a)"
@@ -616,20 +622,6 @@ def child_main(args):
 
 # ============================================================ parent: run everything, summarize
 
-def _git_commit():
-    # On the GPU machine the tree is a copy whose git metadata may be stale: the packed build
-    # records its commit in dist/COMMIT (tools/device/pack.sh).
-    packed = os.path.join(ROOT, "dist", "COMMIT")
-    if os.path.exists(packed):
-        with open(packed, encoding="utf-8") as f:
-            return f.read().strip() or None
-    try:
-        return subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True,
-                              timeout=10).stdout.strip() or None
-    except Exception:  # noqa: BLE001
-        return None
-
-
 def _summarize_child(r):
     counted = [c for c in r.get("checks", []) if c.get("counted", True)]
     tests = r.get("tests", [])
@@ -774,7 +766,7 @@ def parent_main(args):
     os.makedirs(workdir, exist_ok=True)
     meta = {"started": time.strftime("%Y-%m-%d %H:%M:%S %z"), "host": platform.node(), "python": sys.version,
             "mode": "full" if args.full else "quick", "quick_points": None if args.full else args.quick_points,
-            "shims": not args.no_shims, "tessera_commit": _git_commit(), "upstream_commit": UPSTREAM_COMMIT,
+            "shims": not args.no_shims, "tessera_commit": _build_commit(), "upstream_commit": UPSTREAM_COMMIT,
             "upstream_release": UPSTREAM_RELEASE, "rewrite_rules": REWRITE_RULES, "rewrites_used": REWRITES_USED,
             "workdir": workdir, "impl_order": "alternating: even tutorials in the given order, odd reversed"}
     results = {}

@@ -43,10 +43,6 @@ ttg::BlockedEncodingAttr mlir::tessera::getDefaultBlockedEncoding(
 
 namespace {
 
-RankedTensorType withEncoding(RankedTensorType t, Attribute enc) {
-  return RankedTensorType::get(t.getShape(), t.getElementType(), enc);
-}
-
 class LayoutAssigner {
 public:
   LayoutAssigner(MLIRContext *ctx, int numWarps, int threadsPerWarp)

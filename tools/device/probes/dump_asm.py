@@ -29,23 +29,18 @@ def main():
             o = spec["alloc"]()
             ret = spec["launch"](m, o)
             torch.cuda.synchronize()
-            kernels = [ret] if ret is not None and hasattr(ret, "asm") else []
-            if not kernels:  # find the compiled kernel through the module's jit functions
-                for v in vars(m).values():
-                    cache = getattr(v, "device_caches", None) or getattr(v, "cache", None)
-                    if isinstance(cache, dict):
-                        for c in cache.values():
-                            vals = c[0].values() if isinstance(c, tuple) else (c.values() if isinstance(c, dict) else [])
-                            kernels += [k for k in vals if hasattr(k, "asm")]
+            if not hasattr(ret, "asm"):  # both launchers return the compiled kernel
+                print(impl, case.name, "returned no compiled kernel", flush=True)
+                continue
             name = re.sub(r"[^\w]+", "_", case.name)
             d = os.path.join(out, impl)
             os.makedirs(d, exist_ok=True)
-            for i, k in enumerate(kernels[-1:]):
-                for stage in ("ttgir", "llir", "ptx"):
-                    if stage in k.asm:
-                        with open(os.path.join(d, f"{name}.{stage}"), "w") as f:
-                            f.write(k.asm[stage] if isinstance(k.asm[stage], str) else k.asm[stage].decode())
-            print(impl, case.name, "kernels found:", len(kernels), flush=True)
+            for stage in ("ttgir", "llir", "ptx"):
+                if stage in ret.asm:
+                    text = ret.asm[stage]
+                    with open(os.path.join(d, f"{name}.{stage}"), "w") as f:
+                        f.write(text if isinstance(text, str) else text.decode())
+            print(impl, case.name, "written", flush=True)
         del spec
         torch.cuda.empty_cache()
 

@@ -148,15 +148,14 @@ struct CoalescePass : public mlir::tessera::impl::CoalesceBase<CoalescePass> {
         auto t = dyn_cast<RankedTensorType>(operand.get().getType());
         if (!t)
           continue;
-        auto want = RankedTensorType::get(t.getShape(), t.getElementType(), enc);
-        operand.set(ttg::ConvertLayoutOp::create(b, op->getLoc(), want, operand.get()));
+        operand.set(ttg::ConvertLayoutOp::create(b, op->getLoc(), withEncoding(t, enc), operand.get()));
       }
       b.setInsertionPointAfter(op);
       for (OpResult r : op->getResults()) {
         auto t = dyn_cast<RankedTensorType>(r.getType());
         if (!t)
           continue;
-        r.setType(RankedTensorType::get(t.getShape(), t.getElementType(), enc));
+        r.setType(withEncoding(t, enc));
         auto back = ttg::ConvertLayoutOp::create(b, op->getLoc(), t, r);
         r.replaceAllUsesExcept(back, back);
       }

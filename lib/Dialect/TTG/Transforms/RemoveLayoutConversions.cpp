@@ -30,10 +30,6 @@ using namespace mlir::tessera;
 
 namespace {
 
-RankedTensorType withEncoding(RankedTensorType t, Attribute enc) {
-  return RankedTensorType::get(t.getShape(), t.getElementType(), enc);
-}
-
 bool isPropagatable(Attribute enc) {
   return isa_and_nonnull<ttg::BlockedEncodingAttr, ttg::SliceEncodingAttr>(enc);
 }

@@ -5,13 +5,16 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
-#include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
-#include "tessera/Tools/LinearLayout.h"
+#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
 
 #include <algorithm>
 
 using namespace mlir;
 using namespace mlir::tessera;
+
+RankedTensorType mlir::tessera::withEncoding(RankedTensorType t, Attribute enc) {
+  return RankedTensorType::get(t.getShape(), t.getElementType(), enc);
+}
 
 ttg::BlockedEncodingAttr mlir::tessera::getBlockedEncoding(MLIRContext *ctx, ArrayRef<int64_t> shape,
                                                           ArrayRef<unsigned> sizePerThread,
@@ -80,43 +83,10 @@ bool mlir::tessera::isElementwiseOp(Operation *op) {
 }
 
 int64_t mlir::tessera::conversionBytes(ttg::ConvertLayoutOp op) {
-  auto src = cast<RankedTensorType>(op.getSrc().getType());
-  auto dst = cast<RankedTensorType>(op.getType());
-  int64_t bytes = src.getNumElements() *
-                  (isa<tt::PointerType>(src.getElementType())
-                       ? 8
-                       : std::max<int64_t>(src.getElementType().getIntOrFloatBitWidth() / 8, 1));
-  if (src == dst)
-    return 0;
-  if (!supportsLinearLayout(src) || !supportsLinearLayout(dst))
-    return bytes;
-  ::tessera::LinearLayout a = toLinearLayout(src), b = toLinearLayout(dst);
-  // Free when lanes and warps own the same elements in both and each thread's
-  // registers hold the same set of elements.
-  for (StringRef dim : {"lane", "warp", "block"}) {
-    int32_t bits = a.hasInDim(dim) ? a.getInDimSizeLog2(dim) : 0;
-    if (bits != (b.hasInDim(dim) ? b.getInDimSizeLog2(dim) : 0))
-      return bytes;
-    for (int32_t i = 0; i < bits; ++i)
-      if (a.getBasis(dim, i) != b.getBasis(dim, i))
-        return bytes;
-  }
-  auto regs = [](const ::tessera::LinearLayout &l) {
-    std::vector<::tessera::LinearLayout::BasisVec> r;
-    for (const auto &[name, bases] : l.getBases())
-      if (name == "register")
-        r = bases;
-    std::sort(r.begin(), r.end());
-    return r;
-  };
-  return regs(a) == regs(b) ? 0 : bytes;
+  return getViewOpScratchBytes(op);
 }
 
 namespace {
-
-RankedTensorType withEncoding(RankedTensorType t, Attribute enc) {
-  return RankedTensorType::get(t.getShape(), t.getElementType(), enc);
-}
 
 /// Recomputes the source of convert_layout ops in the target layout when it
 /// is cheap, so that the convert disappears.
@@ -163,7 +133,7 @@ public:
         return {};
       need(trans.getSrc(), untransposeBlocked(blocked, trans.getOrder()));
     } else if (isa<tt::MakeRangeOp, tt::SplatOp, arith::ConstantOp>(def) ||
-               isElementwise(def) || (rematerializeLoads && isSingleUseLoad(def))) {
+               isElementwiseOp(def) || (rematerializeLoads && isSingleUseLoad(def))) {
       for (Value o : def->getOperands()) {
         auto ot = dyn_cast<RankedTensorType>(o.getType());
         if (!ot) {
@@ -228,9 +198,8 @@ private:
   static bool isPure(Operation *op) {
     return isa<tt::MakeRangeOp, tt::SplatOp, arith::ConstantOp, tt::ExpandDimsOp,
                tt::BroadcastOp, ttg::ConvertLayoutOp>(op) ||
-           isElementwise(op) || (isa<tt::LoadOp>(op) && !cast<tt::LoadOp>(op).getIsVolatile());
+           isElementwiseOp(op) || (isa<tt::LoadOp>(op) && !cast<tt::LoadOp>(op).getIsVolatile());
   }
-  static bool isElementwise(Operation *op) { return isElementwiseOp(op); }
   static bool isSingleUseLoad(Operation *op) {
     auto load = dyn_cast<tt::LoadOp>(op);
     return load && load->hasOneUse() && !load.getIsVolatile() &&

@@ -8,6 +8,9 @@
 
 namespace mlir::tessera {
 
+/// `t` with the layout `enc`.
+RankedTensorType withEncoding(RankedTensorType t, Attribute enc);
+
 /// A blocked layout of `shape` with `sizePerThread` consecutive elements per
 /// thread, lanes and then warps assigned along the dims in `order` (fastest
 /// first) as far as each dim has room, the rest along the slowest dim.
@@ -34,7 +37,8 @@ bool isElementwiseOp(Operation *op);
 /// erased. Never adds a convert.
 void rematerializeConversions(ModuleOp module, bool rematerializeLoads);
 
-/// Bytes a convert_layout moves through shared memory: 0 when every thread
+/// Bytes a convert_layout moves through shared memory: the scratch the
+/// allocator reserves for it (getViewOpScratchBytes), 0 when every thread
 /// already holds the elements it needs (a renumbering of registers).
 int64_t conversionBytes(ttg::ConvertLayoutOp op);
 
