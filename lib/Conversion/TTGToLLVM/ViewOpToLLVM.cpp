@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+#include "tessera/Conversion/TTGToLLVM/ExchangeLayout.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
@@ -149,73 +150,6 @@ int64_t elementBytes(Type elt) {
   return std::max<int64_t>(elt.getIntOrFloatBitWidth() / 8, 1);
 }
 
-/// The shared-memory buffer of a convert_layout through shared memory:
-/// row-major, each row (run of the last dim) padded by 16 bytes (rank >= 2),
-/// so that rows read down a column start in different groups of banks and
-/// stay 16-byte aligned.
-/// (Ordering it after the result's registers instead made the writes of a
-/// K x N dot operand stride down columns, which cost more than the vector
-/// reads gained: H200 runs 28 and 29.)
-struct ConvertBuffer {
-  SmallVector<int64_t> strides; // in elements, per tensor dim
-  int64_t elements = 0;         // the buffer's size in elements
-  int64_t maxVectorBytes = 16;  // alignment every row keeps
-};
-
-ConvertBuffer convertBuffer(RankedTensorType type) {
-  ConvertBuffer b;
-  int64_t rank = type.getRank(), bytes = elementBytes(type.getElementType());
-  int64_t pad = rank >= 2 ? std::max<int64_t>(1, 16 / bytes) : 0;
-  b.strides.assign(rank, 1);
-  int64_t running = type.getDimSize(rank - 1) + pad;
-  for (int64_t d = rank - 2; d >= 0; --d) {
-    b.strides[d] = running;
-    running *= type.getDimSize(d);
-  }
-  b.elements = running;
-  if (rank >= 2) {
-    int64_t rowBytes = (type.getDimSize(rank - 1) + pad) * bytes;
-    b.maxVectorBytes = std::min<int64_t>(16, rowBytes & -rowBytes);
-  }
-  return b;
-}
-
-/// How many consecutive registers of `type` are consecutive elements along
-/// `dim`, aligned so that one vector access moves them (every other basis is
-/// a multiple of the width along `dim`), within `maxBytes`.
-int64_t vectorWidth(RankedTensorType type, unsigned dim, int64_t maxBytes) {
-  Type elt = type.getElementType();
-  if (!elt.isIntOrFloat() || elt.getIntOrFloatBitWidth() < 8)
-    return 1;
-  int64_t bytes = elementBytes(elt);
-  int64_t v = 1;
-  unsigned used = 0;
-  ::tessera::LinearLayout ll = toLinearLayout(type);
-  for (auto &[name, vecs] : ll.getBases()) {
-    if (name != "register")
-      continue;
-    for (auto &vec : vecs) {
-      bool unit = vec[dim] == v;
-      for (auto [d, c] : llvm::enumerate(vec))
-        if (unsigned(d) != dim && c != 0)
-          unit = false;
-      if (!unit || (v * 2) * bytes > maxBytes)
-        break;
-      v *= 2;
-      ++used;
-    }
-  }
-  // Alignment: the other bases may only move by whole vectors along `dim`.
-  for (auto &[name, vecs] : ll.getBases())
-    for (auto [i, vec] : llvm::enumerate(vecs)) {
-      if (name == "register" && i < used)
-        continue;
-      while (v > 1 && vec[dim] % v)
-        v /= 2;
-    }
-  return v;
-}
-
 /// Ops that rearrange elements between threads by their row-major position:
 /// every source element is written to shared memory at a position computed
 /// from its coordinates, a barrier, and every result element is read from
@@ -301,12 +235,52 @@ LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorTy
 }
 
 /// convert_layout: in registers when each thread already holds what it
-/// needs; otherwise every thread writes its elements to shared memory (laid
-/// out as convertBuffer says, in vectors where its registers allow), a
-/// barrier, and every thread reads the elements of its new layout (in
-/// vectors where the result's registers allow).
+/// needs; otherwise every thread writes its elements to shared memory where
+/// chooseExchangeLayout puts them (vectors, XOR swizzles against bank
+/// conflicts on both sides), a barrier, and every thread reads the elements
+/// of its new layout.
 struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayoutOp> {
   using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+
+  /// Offsets (elements) of every register group of `ll` (`vector` registers
+  /// each) for this thread: the lane/warp part, XORed once per thread, with
+  /// each group's constant part XORed where their bits overlap and added where
+  /// they do not (so that most become immediate offsets).
+  static SmallVector<Value> offsets(ConversionPatternRewriter &rewriter, Location loc,
+                                    const TargetInfoBase &ti, const ExchangeLayout &x,
+                                    const ::tessera::LinearLayout &ll, int32_t vector) {
+    auto [lane, warp] = laneAndWarp(rewriter, loc, ti);
+    Value thread = i32Val(rewriter, loc, 0);
+    int32_t threadBits = 0;
+    for (auto [dim, id] : {std::pair<StringRef, Value>{"lane", lane}, {"warp", warp}}) {
+      if (!ll.hasInDim(dim))
+        continue;
+      for (int32_t bit = 0; bit < ll.getInDimSizeLog2(dim); ++bit) {
+        int32_t off = x.offsetOf(ll.getBasis(dim, bit));
+        if (off == 0)
+          continue;
+        threadBits |= off;
+        Value set = arith::AndIOp::create(
+            rewriter, loc, arith::ShRUIOp::create(rewriter, loc, id, i32Val(rewriter, loc, bit)),
+            i32Val(rewriter, loc, 1));
+        thread = arith::XOrIOp::create(
+            rewriter, loc, thread,
+            arith::MulIOp::create(rewriter, loc, set, i32Val(rewriter, loc, off)));
+      }
+    }
+    SmallVector<Value> out;
+    SmallVector<SmallVector<int32_t>> regs = registerCoordinates(ll);
+    for (size_t r = 0; r < regs.size(); r += vector) {
+      int32_t c = x.offsetOf(regs[r]);
+      Value v = thread;
+      if (c & threadBits)
+        v = arith::XOrIOp::create(rewriter, loc, v, i32Val(rewriter, loc, c & threadBits));
+      if (c & ~threadBits)
+        v = arith::AddIOp::create(rewriter, loc, v, i32Val(rewriter, loc, c & ~threadBits));
+      out.push_back(v);
+    }
+    return out;
+  }
 
   LogicalResult convertThroughSharedMemory(ttg::ConvertLayoutOp op, Value converted,
                                            RankedTensorType src, RankedTensorType dst,
@@ -315,26 +289,15 @@ struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayou
     if (failed(x))
       return failure();
     Location loc = op.getLoc();
-    ConvertBuffer buf = convertBuffer(src);
-    unsigned lastDim = unsigned(src.getRank() - 1);
     int64_t bytes = elementBytes(src.getElementType());
-    auto index = [&](ArrayRef<Value> coords) {
-      Value i = i32Val(rewriter, loc, 0);
-      for (auto [d, c] : llvm::enumerate(coords))
-        i = LLVM::AddOp::create(
-            rewriter, loc, i,
-            buf.strides[d] == 1
-                ? c
-                : LLVM::MulOp::create(rewriter, loc, c, i32Val(rewriter, loc, buf.strides[d]))
-                      .getResult());
-      return i;
-    };
+    ::tessera::LinearLayout srcLL = toLinearLayout(src), dstLL = toLinearLayout(dst);
+    ExchangeLayout buf = chooseExchangeLayout(srcLL, dstLL, bytes);
     // Writes.
-    int64_t wv = vectorWidth(src, lastDim, buf.maxVectorBytes);
+    int64_t wv = buf.writeVector;
     SmallVector<Value> elems = unpackStruct(rewriter, loc, converted);
-    auto srcIdx = emitIndices(rewriter, loc, x->ti, src);
+    SmallVector<Value> wOff = offsets(rewriter, loc, x->ti, buf, srcLL, wv);
     for (size_t r = 0; r < elems.size(); r += wv) {
-      Value addr = x->address(index(srcIdx[r]));
+      Value addr = x->address(wOff[r / wv]);
       if (wv == 1) {
         LLVM::StoreOp::create(rewriter, loc, elems[r], addr);
         continue;
@@ -347,11 +310,11 @@ struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayou
     }
     x->ti.barrier(rewriter, loc);
     // Reads.
-    int64_t rv = vectorWidth(dst, lastDim, buf.maxVectorBytes);
-    auto dstIdx = emitIndices(rewriter, loc, x->ti, dst);
-    SmallVector<Value> out(dstIdx.size());
-    for (size_t r = 0; r < dstIdx.size(); r += rv) {
-      Value addr = x->address(index(dstIdx[r]));
+    int64_t rv = buf.readVector;
+    SmallVector<Value> rOff = offsets(rewriter, loc, x->ti, buf, dstLL, rv);
+    SmallVector<Value> out(getElemsPerThread(dst));
+    for (size_t r = 0; r < out.size(); r += rv) {
+      Value addr = x->address(rOff[r / rv]);
       if (rv == 1) {
         out[r] = LLVM::LoadOp::create(rewriter, loc, x->elt, addr);
         continue;
@@ -630,7 +593,7 @@ int64_t mlir::tessera::getViewOpScratchBytes(Operation *op) {
   auto dst = cast<RankedTensorType>(cvt.getType());
   if (!supportsLinearLayout(src) || !supportsLinearLayout(dst) || isRegisterPermutation(src, dst))
     return 0;
-  return convertBuffer(src).elements * elementBytes(src.getElementType());
+  return src.getNumElements() * elementBytes(src.getElementType());
 }
 
 void mlir::tessera::populateViewOpToLLVMPatterns(

@@ -3,11 +3,11 @@
 // nvidia_mma (v2) and dot_op layouts have LinearLayouts (LayoutConversions.cpp),
 // so tensors in them lower like any other: conversions through shared memory,
 // elementwise ops per owned element (32x32 over 128 threads: 8 each). The
-// conversion buffer pads each row by 16 bytes: 32 x (32 + 4) x 4 bytes.
-// CHECK: module attributes {{.*}}ttg.shared = 4608 : i32
-// Accesses are vectors where the registers run along the buffer's rows: the
-// blocked side holds 4 consecutive columns (16 bytes), the mma side pairs
-// (8 bytes).
+// conversion buffer is a permutation of the elements (no padding): 32 x 32 x 4
+// bytes.
+// CHECK: module attributes {{.*}}ttg.shared = 4096 : i32
+// Accesses are vectors where the registers hold consecutive elements: the
+// blocked side 4 consecutive columns (16 bytes), the mma side pairs (8 bytes).
 // CHECK-LABEL: llvm.func @to_mma_and_back
 // CHECK-COUNT-2: llvm.store {{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
