@@ -89,8 +89,10 @@ def assemble(ptx, cc, name="kernel", maxnreg=None):
 
 # The TTGIR passes, in order (docs/architecture.md): layouts for every tensor, then
 # per-access layouts from AxisInfo, then those carried to the values around them with
-# conversions removed, then tensor-core layouts for dots.
+# conversions removed, then tensor-core layouts for dots, then those carried through the
+# dots' epilogues.
 MEMORY_LAYOUT_PASSES = "ttg-coalesce, ttg-remove-layout-conversions, "
+EPILOGUE_PASSES = "canonicalize, ttg-remove-layout-conversions, "
 
 
 def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True):
@@ -98,7 +100,7 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True):
     `coalesce` is False (TESSERA_DISABLE_COALESCE)."""
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
             f"num-ctas={num_ctas} target=cuda:{cc}}}, {MEMORY_LAYOUT_PASSES if coalesce else ''}"
-            f"ttg-accelerate-matmul, canonicalize, cse)")
+            f"ttg-accelerate-matmul, {EPILOGUE_PASSES if coalesce else ''}canonicalize, cse)")
 
 
 LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "

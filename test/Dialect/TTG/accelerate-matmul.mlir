@@ -10,10 +10,11 @@
 
 // A K loop: `acc + dot(a, b, 0)` becomes `dot(a, b, acc)`, the dot moves to
 // mma / dot_op layouts (64 rows: 4 warps over m), and the accumulator is
-// carried in the mma layout: one conversion before the loop, one after.
+// carried in the mma layout: its zero is made in that layout (the conversion
+// of a splat constant folds), one conversion after the loop.
 // CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 // CHECK-LABEL: tt.func public @k_loop
-// CHECK: %[[INIT:.*]] = ttg.convert_layout %{{.*}} -> tensor<64x64xf32, #[[MMA]]>
+// CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #[[MMA]]>
 // CHECK: %[[LOOP:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64x64xf32, #[[MMA]]>)
 // CHECK: %[[A:.*]] = ttg.convert_layout {{.*}} -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #[[MMA]], kWidth = 2}>>
 // CHECK: %[[B:.*]] = ttg.convert_layout {{.*}} -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #[[MMA]], kWidth = 2}>>

@@ -1,7 +1,8 @@
 // RUN: tessera-opt %s -split-input-file -canonicalize | FileCheck %s
 
-// ttg.convert_layout folds: to its source when the layouts agree, and a
-// conversion of a conversion converts the original value directly.
+// ttg.convert_layout folds: to its source when the layouts agree, a
+// conversion of a conversion converts the original value directly, and a
+// splat constant becomes the constant in the new layout.
 
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -17,6 +18,27 @@ tt.func @convert_layout(%x: tensor<128xf32, #blocked>)
   %b = ttg.convert_layout %a : tensor<128xf32, #blocked1> -> tensor<128xf32, #blocked2>
   %back = ttg.convert_layout %a : tensor<128xf32, #blocked1> -> tensor<128xf32, #blocked>
   tt.return %same, %b, %back : tensor<128xf32, #blocked>, tensor<128xf32, #blocked2>, tensor<128xf32, #blocked>
+}
+
+// -----
+
+// A splat constant converts to the same constant in the new layout; a constant
+// that is not a splat keeps its conversion.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[ONE:[a-z0-9]+]] = #ttg.blocked<{sizePerThread = [1]
+// CHECK-DAG: #[[FOUR:[a-z0-9]+]] = #ttg.blocked<{sizePerThread = [4]
+// CHECK-LABEL: tt.func @convert_constant
+// CHECK-DAG: %[[S:.*]] = arith.constant dense<2.500000e+00> : tensor<128xf32, #[[FOUR]]>
+// CHECK-DAG: %[[R:.*]] = arith.constant dense<[0, 1, 2, 3]> : tensor<4xi32, #[[ONE]]>
+// CHECK: %[[C:.*]] = ttg.convert_layout %[[R]] : tensor<4xi32, #[[ONE]]> -> tensor<4xi32, #[[FOUR]]>
+// CHECK: tt.return %[[S]], %[[C]]
+tt.func @convert_constant() -> (tensor<128xf32, #blocked1>, tensor<4xi32, #blocked1>) {
+  %s = arith.constant dense<2.5> : tensor<128xf32, #blocked>
+  %r = arith.constant dense<[0, 1, 2, 3]> : tensor<4xi32, #blocked>
+  %a = ttg.convert_layout %s : tensor<128xf32, #blocked> -> tensor<128xf32, #blocked1>
+  %b = ttg.convert_layout %r : tensor<4xi32, #blocked> -> tensor<4xi32, #blocked1>
+  tt.return %a, %b : tensor<128xf32, #blocked1>, tensor<4xi32, #blocked1>
 }
 
 // -----

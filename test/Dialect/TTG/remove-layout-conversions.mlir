@@ -158,3 +158,56 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return %a : tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
   }
 }
+
+// -----
+
+// A tensor-core result is carried through its epilogue: the fp32 accumulator
+// is narrowed to fp16 in the mma layout and converted once, at half the bytes,
+// for the store.
+// CHECK-LABEL: tt.func public @epilogue
+// CHECK: %[[D:.*]] = tt.dot
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[D]] : tensor<64x64xf32, #[[MMA:[a-z0-9]+]]> to tensor<64x64xf16, #[[MMA]]>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[T]] : tensor<64x64xf16, #[[MMA]]> -> tensor<64x64xf16, #{{[a-z0-9]+}}>
+// CHECK-NEXT: tt.store %{{.*}}, %[[C]]
+#acc = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#out = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @epilogue(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>,
+                           %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>,
+                           %p: tensor<64x64x!tt.ptr<f16>, #out>) {
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %d = tt.dot %a, %b, %z : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    %c = ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #acc>
+    %t = arith.truncf %c : tensor<64x64xf32, #acc> to tensor<64x64xf16, #acc>
+    %o = ttg.convert_layout %t : tensor<64x64xf16, #acc> -> tensor<64x64xf16, #out>
+    tt.store %p, %o : tensor<64x64x!tt.ptr<f16>, #out>
+    tt.return
+  }
+}
+
+// -----
+
+// Negative: an accumulator layout goes through elementwise ops only; a
+// reduction of the dot result stays in the blocked layout it was written for.
+// CHECK-LABEL: tt.func public @epilogue_reduce
+// CHECK: %[[D:.*]] = tt.dot
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[D]] : tensor<64x64xf32, #{{[a-z0-9]+}}> -> tensor<64x64xf32, #[[ACC:[a-z0-9]+]]>
+// CHECK-NEXT: "tt.reduce"(%[[C]])
+#acc = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @epilogue_reduce(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>,
+                                  %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>)
+      -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #acc}>> {
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %d = tt.dot %a, %b, %z : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    %c = ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #acc>
+    %s = "tt.reduce"(%c) <{axis = 1 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %r = arith.addf %x, %y : f32
+      tt.reduce.return %r : f32
+    }) : (tensor<64x64xf32, #acc>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #acc}>>
+    tt.return %s : tensor<64xf32, #ttg.slice<{dim = 1, parent = #acc}>>
+  }
+}

@@ -3,6 +3,7 @@
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 
 #include "tessera/Target/Backend.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -54,6 +55,12 @@ void TTGDialect::initialize() {
 #include "tessera/Dialect/TTG/IR/TTGOps.cpp.inc"
       >();
   addInterfaces<TTGOpAsmInterface>();
+}
+
+/// Folds (convert_layout of a splat constant) produce arith constants.
+Operation *TTGDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
+                                           Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
 //===----------------------------------------------------------------------===//

@@ -103,9 +103,12 @@ LogicalResult ConvertLayoutOp::verify() {
                                    "the source", "the result");
 }
 
-OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
   if (getSrc().getType() == getType())
     return getSrc();
+  // A splat constant is the same constant in any layout.
+  if (auto splat = dyn_cast_if_present<SplatElementsAttr>(adaptor.getSrc()))
+    return SplatElementsAttr::get(getType(), splat.getSplatValue<Attribute>());
   // convert(convert(x)) converts x directly.
   if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
     if (inner.getSrc().getType() == getType())

@@ -1,7 +1,8 @@
 //===- RemoveLayoutConversions.cpp - carry load layouts, drop conversions --===//
 //
 // 1. Forward propagation: every load's result layout is carried to the ops
-//    computed from it (first load in program order wins where paths meet);
+//    computed from it (first load in program order wins where paths meet),
+//    then every tensor-core result's layout through elementwise ops;
 //    then every op gets the operand layouts it needs, with a convert_layout
 //    where a value still has another layout.
 // 2. Backward rematerialization (Utility.h): a convert whose source is cheap
@@ -30,8 +31,16 @@ using namespace mlir::tessera;
 
 namespace {
 
+/// The layout of a tensor-core accumulator (a vendor's mma layout): any
+/// distributed layout that is not blocked, a slice or a dot operand.
+bool isAccumulatorLayout(Attribute enc) {
+  return isa_and_nonnull<ttg::DistributedEncodingTrait>(enc) &&
+         !isa<ttg::BlockedEncodingAttr, ttg::SliceEncodingAttr, ttg::DotOperandEncodingAttr>(enc);
+}
+
 bool isPropagatable(Attribute enc) {
-  return isa_and_nonnull<ttg::BlockedEncodingAttr, ttg::SliceEncodingAttr>(enc);
+  return isa_and_nonnull<ttg::BlockedEncodingAttr, ttg::SliceEncodingAttr>(enc) ||
+         isAccumulatorLayout(enc);
 }
 
 /// Ops that take all their tensor operands in one layout and whose results
@@ -47,10 +56,17 @@ public:
   explicit ForwardPropagation(MLIRContext *ctx) : ctx(ctx) {}
 
   void run(ModuleOp module) {
+    // Anchors: loads, in program order, then tensor-core results (so that an
+    // epilogue is computed in the accumulator's layout and converted once,
+    // after it has narrowed).
     module.walk([&](tt::LoadOp load) {
       auto t = dyn_cast<RankedTensorType>(load.getType());
-      if (t && isPropagatable(t.getEncoding()))
+      if (t && isPropagatable(t.getEncoding()) && !isAccumulatorLayout(t.getEncoding()))
         setValue(load.getResult(), t.getEncoding());
+    });
+    module.walk([&](tt::DotOp dot) {
+      if (isAccumulatorLayout(dot.getType().getEncoding()))
+        setValue(dot.getResult(), dot.getType().getEncoding());
     });
     while (!worklist.empty()) {
       Value v = worklist.pop_back_val();
@@ -74,6 +90,9 @@ private:
     Operation *op = use.getOwner();
     unsigned i = use.getOperandNumber();
     if (isUniform(op)) {
+      // Accumulator layouts go through elementwise ops and conversions only.
+      if (isAccumulatorLayout(enc) && !isElementwiseOp(op) && !isa<ttg::ConvertLayoutOp>(op))
+        return;
       if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op))
         if (!isPropagatable(cvt.getType().getEncoding()))
           return; // a dot operand, mma or shared layout: a requirement
@@ -178,9 +197,12 @@ int64_t mlir::tessera::conversionCost(ModuleOp module) {
 
 void mlir::tessera::removeLayoutConversions(ModuleOp module) {
   rematerializeConversions(module, /*rematerializeLoads=*/false);
-  bool hasLoads = false;
-  module.walk([&](tt::LoadOp) { hasLoads = true; });
-  if (!hasLoads)
+  bool hasAnchors = false;
+  module.walk([&](Operation *op) {
+    if (isa<tt::LoadOp, tt::DotOp>(op))
+      hasAnchors = true;
+  });
+  if (!hasAnchors)
     return;
   int64_t before = conversionCost(module);
   OwningOpRef<ModuleOp> trial = module.clone();

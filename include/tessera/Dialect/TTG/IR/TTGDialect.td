@@ -34,6 +34,7 @@ def TTG_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 0;
   let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
     void registerTypes();
