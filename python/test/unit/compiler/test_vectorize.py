@@ -94,3 +94,24 @@ def test_disable_switch_turns_vectors_off_and_changes_the_cache_key(monkeypatch,
     assert _accesses(k) == {"ld.global.b32", "st.global.b32"}
     monkeypatch.setenv("TESSERA_DISABLE_VECTORIZE", "0")
     assert _accesses(_compile(add, sig, BLOCK=1024)) == {"ld.global.v4.b32", "st.global.v4.b32"}
+
+
+@tessera.jit
+def transpose_tile(x, y, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    t = tl.load(x + rm[:, None] * BN + rn[None, :])
+    tl.store(y + rn[None, :] * BM + rm[:, None], t)
+
+
+def test_transpose_exchange_is_swizzled_with_32_bit_shared_addresses():
+    # The rows are loaded 4-wide and the columns stored 4-wide: the values cross threads through
+    # shared memory, in a buffer of exactly the tile (no padding), 2-wide writes and scalar reads
+    # (ExchangeLayout), addressed with 32-bit shared pointers.
+    k = _compile(transpose_tile, {"x": "*fp32:16", "y": "*fp32:16"}, BM=64, BN=64)
+    ptx = k.asm["ptx"]
+    assert set(re.findall(r"\bst\.global[.\w]*", ptx)) == {"st.global.v4.b32"}
+    assert set(re.findall(r"\b(st\.shared[.\w]*)", ptx)) == {"st.shared.v2.b32"}
+    assert set(re.findall(r"\b(ld\.shared[.\w]*)", ptx)) == {"ld.shared.b32"}
+    assert not re.search(r"\b(?:ld|st)\.shared[.\w]*\s+[^;]*\[%rd", ptx), "64-bit shared address"
+    assert k.metadata["shared"] == 64 * 64 * 4
