@@ -228,6 +228,68 @@ AxisInfo remByPowerOfTwo(const AxisInfo &a, const AxisInfo &b, int64_t divisor) 
   return AxisInfo(c, v, k);
 }
 
+/// x % y for y a multiple of div(y) (constant over the run), x >= 0: an
+/// aligned run of x of L = min(contiguity(x), div(x), div(y), constancy(y))
+/// elements starts at a multiple of L and y is a multiple of L, so no multiple
+/// of y falls inside it: x % y stays contiguous over it and starts at a
+/// multiple of L. Elements on their own (L = 1) keep gcd(div(x), div(y)).
+AxisInfo remByMultiple(const AxisInfo &a, const AxisInfo &b) {
+  DimVector c, v, k;
+  for (unsigned d = 0; d < a.getRank(); ++d) {
+    int64_t run = std::min({a.getContiguity(d), a.getDivisibility(d), b.getDivisibility(d),
+                            b.getConstancy(d)});
+    c.push_back(run);
+    v.push_back(run > 1 ? run : std::min(contribution(a, d, 1), contribution(b, d, 1)));
+    k.push_back(std::min(a.getConstancy(d), b.getConstancy(d)));
+  }
+  return AxisInfo(c, v, k);
+}
+
+/// Whether integer `v` is known to be >= 0: program ids and counts, ranges,
+/// non-negative constants, loop counters from a non-negative bound, and what
+/// sums, products, quotients, remainders, shifts, masks, extensions, selects,
+/// min/max and shape ops make of those (i32 overflow aside, as everywhere in
+/// this analysis). A signed remainder of a negative value is negative, so the
+/// rules for % need this.
+bool isKnownNonNegative(Value v, int depth = 12) {
+  if (depth == 0)
+    return false;
+  auto nonNeg = [&](Value w) { return isKnownNonNegative(w, depth - 1); };
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (forOp && arg == forOp.getInductionVar())
+      return nonNeg(forOp.getLowerBound()) && nonNeg(forOp.getStep());
+    return false;
+  }
+  Operation *op = v.getDefiningOp();
+  if (!op)
+    return false;
+  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto i = dyn_cast<IntegerAttr>(cst.getValue()))
+      return !i.getValue().isNegative();
+    if (auto dense = dyn_cast<DenseIntElementsAttr>(cst.getValue()))
+      return llvm::all_of(dense.getValues<APInt>(), [](const APInt &x) { return !x.isNegative(); });
+    return false;
+  }
+  if (isa<tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, arith::ExtUIOp>(op))
+    return true;
+  if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp,
+          ttg::ConvertLayoutOp, arith::ExtSIOp, arith::IndexCastOp, arith::ShRSIOp>(op))
+    return nonNeg(op->getOperand(0));
+  if (isa<arith::AddIOp, arith::MulIOp, arith::DivSIOp, arith::DivUIOp, arith::OrIOp,
+          arith::XOrIOp, arith::MinSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp>(op))
+    return nonNeg(op->getOperand(0)) && nonNeg(op->getOperand(1));
+  if (isa<arith::RemSIOp, arith::ShLIOp>(op))
+    return nonNeg(op->getOperand(0));
+  if (isa<arith::AndIOp, arith::MaxSIOp>(op))
+    return nonNeg(op->getOperand(0)) || nonNeg(op->getOperand(1));
+  if (isa<arith::RemUIOp, arith::ShRUIOp>(op))
+    return nonNeg(op->getOperand(0));
+  if (auto sel = dyn_cast<arith::SelectOp>(op))
+    return nonNeg(sel.getTrueValue()) && nonNeg(sel.getFalseValue());
+  return false;
+}
+
 /// Only constancy survives (and constant folding): and/or/xor/min/max/...
 AxisInfo constancyOnly(const AxisInfo &a, const AxisInfo &b, std::optional<int64_t> constant) {
   DimVector ones(a.getRank(), 1), k;
@@ -473,11 +535,27 @@ LogicalResult AxisInfoAnalysis::visitOperation(Operation *op,
     return success();
   }
   if (isa<arith::RemSIOp, arith::RemUIOp>(op)) {
+    // A signed remainder of a negative run is not a run ((-4..-1) % 4 is
+    // 0, -3, -2, -1): only for a dividend known to be >= 0.
+    bool runsKept = isa<arith::RemUIOp>(op) || isKnownNonNegative(op->getOperand(0));
+    std::optional<int64_t> folded = fold(in(0).getConstant(), in(1).getConstant(),
+                                         [](int64_t x, int64_t y) -> std::optional<int64_t> {
+                                           if (y == 0) return std::nullopt;
+                                           return x % y;
+                                         });
+    if (folded && isa<arith::RemSIOp>(op)) {
+      setAll(AxisInfo::constant(*folded, shapeOf(type)));
+      return success();
+    }
+    if (!runsKept) {
+      setAll(constancyOnly(in(0), in(1), std::nullopt));
+      return success();
+    }
     if (auto c = powerOfTwoRhs()) {
       setAll(remByPowerOfTwo(in(0), in(1), *c));
       return success();
     }
-    setAll(constancyOnly(in(0), in(1), std::nullopt));
+    setAll(remByMultiple(in(0), in(1)));
     return success();
   }
   if (isa<arith::ShLIOp>(op)) {

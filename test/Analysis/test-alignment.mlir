@@ -332,3 +332,45 @@ tt.func public @casts(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
   %a = tt.ptr_to_int %p : tensor<128x!tt.ptr<f32>> -> tensor<128xi64>
   tt.return
 }
+
+// -----
+
+// Remainders by a run-time value divisible by 16 (the matmul idiom
+// (pid * BN + arange(0, BN)) % N): runs of 16 survive when the dividend is
+// known to be >= 0; a signed remainder of a value that may be negative keeps
+// nothing ((-4..-1) % 4 is 0, -3, -2, -1), and neither does a power-of-two one.
+tt.func public @remainder_runs(%n: i32 {tt.divisibility = 16 : i32}, %k: i32) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %pid = tt.get_program_id x : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant_value = 64}}
+  %c64 = arith.constant 64 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %base = arith.muli %pid, %c64 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [64], constant_value = <none>}}
+  %bs = tt.splat %base : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %x = arith.addi %bs, %r : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [64], constant_value = <none>}}
+  %ns = tt.splat %n : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [16], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %m = arith.remsi %x, %ns : tensor<64xi32>
+  // expected-remark @below {{contiguity = [16], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %mu = arith.remui %x, %ns : tensor<64xi32>
+  // Negative: x - k may be negative.
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [64], constant_value = <none>}}
+  %ks = tt.splat %k : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %y = arith.subi %x, %ks : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %my = arith.remsi %y, %ns : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [4], constancy = [64], constant_value = 4}}
+  %c4 = arith.constant dense<4> : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %my4 = arith.remsi %y, %c4 : tensor<64xi32>
+  // Negative: a divisor of unknown divisibility keeps no run.
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %mk = arith.remsi %x, %ks : tensor<64xi32>
+  tt.return
+}
