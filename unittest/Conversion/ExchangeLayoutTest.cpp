@@ -17,6 +17,8 @@
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
 #include "tessera/Dialect/TTG/Transforms/Utility.h"
+#include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
+#include "tessera/Tools/RegisterAll.h"
 
 #include <gtest/gtest.h>
 
@@ -31,7 +33,19 @@ namespace {
 
 class ExchangeLayoutTest : public ::testing::Test {
 protected:
-  ExchangeLayoutTest() { ctx.loadDialect<ttg::TTGDialect, tt::TTDialect>(); }
+  ExchangeLayoutTest() {
+    // The registered backends add their layouts (#ttg.nvidia_mma) to ttg.
+    DialectRegistry registry;
+    ::tessera::registerAllDialects(registry);
+    ctx.appendDialectRegistry(registry);
+    ctx.loadDialect<ttg::TTGDialect, tt::TTDialect>();
+  }
+  LinearLayout dotOperand(unsigned opIdx, ArrayRef<int64_t> shape, unsigned wm, unsigned wn) {
+    auto mma = ttg::NvidiaMmaEncodingAttr::get(&ctx, 2, 0, {wm, wn},
+                                               ttg::CTALayoutAttr::getDefault(&ctx, 2), {16, 8});
+    auto enc = ttg::DotOperandEncodingAttr::get(&ctx, opIdx, mma, 2);
+    return toLinearLayout(RankedTensorType::get(shape, Float16Type::get(&ctx), enc));
+  }
   LinearLayout blocked(ArrayRef<int64_t> shape, ArrayRef<unsigned> spt, ArrayRef<unsigned> order,
                        int warps = 4) {
     auto enc = getBlockedEncoding(&ctx, shape, spt, order, warps, 32);
@@ -166,6 +180,80 @@ TEST_F(ExchangeLayoutTest, NarrowRowsAndThreeDims) {
   checkAll(y, c, d, {8, 16, 4}, 8);
   ExchangeLayout z = chooseExchangeLayout(d, c, 1);
   checkAll(z, d, c, {8, 16, 4}, 1);
+}
+
+/// ldmatrix as PTX describes it, on the buffer: lane l names the row l % 8 of
+/// matrix l / 8 (the address the lowering gives it: the element of register
+/// group g, row l % 8, matrix l / 8, at the start of its row); thread t then
+/// holds, from matrix i, the two elements of row t / 4 at columns 2 (t % 4)
+/// and + 1 (transposed: rows 2 (t % 4) and + 1 of column t / 4). Checks that
+/// these are the offsets of the elements the layout puts in registers
+/// g + 2i and g + 2i + 1 of thread t.
+void expectMatrixLoadsMatchLayout(const ExchangeLayout &x, const LinearLayout &ll) {
+  bool trans = x.read == ExchangeRead::TransposedMatrices;
+  auto basis = [&](StringRef dim, int bit) { return x.offsetOf(ll.getBasis(dim, bit)); };
+  int32_t regs = ll.getInDimSize("register");
+  for (int32_t w = 0; w < ll.getInDimSize("warp"); ++w)
+    for (int32_t g = 0; g < regs; g += 8) {
+      // Row starts given by each lane (independently of the lowering: from
+      // the coordinates of the element at register g of the lane's row and
+      // matrix, with the in-row position zero).
+      int32_t rowStart[32];
+      for (int32_t l = 0; l < 32; ++l) {
+        int32_t r = l % 8, m = l / 8;
+        int32_t off = x.offsetOf(coordsOf(ll, g, 0, w));
+        for (int i = 0; i < 3; ++i)
+          if ((r >> i) & 1)
+            off ^= trans ? (i == 0 ? basis("register", 0) : basis("lane", i - 1)) : basis("lane", 2 + i);
+        for (int i = 0; i < 2; ++i)
+          if ((m >> i) & 1)
+            off ^= basis("register", 1 + i);
+        rowStart[l] = off;
+        EXPECT_EQ(off % 8, 0) << "a row starts off a 16-byte boundary";
+      }
+      for (int32_t t = 0; t < 32; ++t)
+        for (int32_t i = 0; i < 4; ++i)
+          for (int32_t j = 0; j < 2; ++j) {
+            int32_t got = trans ? rowStart[8 * i + 2 * (t % 4) + j] + t / 4
+                                : rowStart[8 * i + t / 4] + 2 * (t % 4) + j;
+            EXPECT_EQ(got, x.offsetOf(coordsOf(ll, g + 2 * i + j, t, w)))
+                << "warp " << w << " group " << g << " thread " << t << " matrix " << i;
+          }
+    }
+}
+
+TEST_F(ExchangeLayoutTest, DotOperandsReadAsMatrices) {
+  BankModel banks;
+  banks.loadMatrices = true;
+  // A (M x K, K contiguous in the loaded tile): plain matrices.
+  LinearLayout aSrc = blocked({64, 32}, {1, 8}, {1, 0});
+  LinearLayout a = dotOperand(0, {64, 32}, 4, 1);
+  ExchangeLayout xa = chooseExchangeLayout(aSrc, a, 2, banks);
+  EXPECT_EQ(xa.read, ExchangeRead::Matrices);
+  expectPermutation(xa, {64, 32});
+  expectVectors(xa, aSrc, xa.writeVector);
+  EXPECT_EQ(xa.writeVector, 8);
+  expectMatrixLoadsMatchLayout(xa, a);
+  // 16 registers per thread: two loads of four conflict-free phases.
+  EXPECT_EQ(xa.readWavefronts, 8);
+  // B (K x N, N contiguous): transposed matrices.
+  LinearLayout bSrc = blocked({32, 64}, {1, 8}, {1, 0});
+  LinearLayout b = dotOperand(1, {32, 64}, 4, 1);
+  ExchangeLayout xb = chooseExchangeLayout(bSrc, b, 2, banks);
+  EXPECT_EQ(xb.read, ExchangeRead::TransposedMatrices);
+  expectPermutation(xb, {32, 64});
+  expectMatrixLoadsMatchLayout(xb, b);
+  EXPECT_EQ(xb.readWavefronts, 8 * 4);
+  // 2 x 2 warps and a K-major A tile (read down its columns): still matrices.
+  LinearLayout a2Src = blocked({32, 64}, {8, 1}, {0, 1});
+  LinearLayout a2 = dotOperand(0, {32, 64}, 2, 2);
+  ExchangeLayout xa2 = chooseExchangeLayout(a2Src, a2, 2, banks);
+  EXPECT_NE(xa2.read, ExchangeRead::Vectors);
+  expectPermutation(xa2, {32, 64});
+  expectMatrixLoadsMatchLayout(xa2, a2);
+  // Negative: without the instruction, or for 32-bit elements, vectors.
+  EXPECT_EQ(chooseExchangeLayout(aSrc, a, 2).read, ExchangeRead::Vectors);
+  EXPECT_EQ(exchangeMatrixRead(xa, a, 4), ExchangeRead::Vectors);
 }
 
 } // namespace

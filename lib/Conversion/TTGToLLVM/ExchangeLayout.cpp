@@ -15,6 +15,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <tuple>
 
@@ -148,6 +149,60 @@ int64_t mlir::tessera::exchangeWavefronts(const ExchangeLayout &x, const LinearL
   return instructions * phases * degree;
 }
 
+ExchangeRead mlir::tessera::exchangeMatrixRead(const ExchangeLayout &x, const LinearLayout &ll,
+                                               int64_t elemBytes) {
+  const auto &regs = basesOf(ll, "register");
+  const auto &lanes = basesOf(ll, "lane");
+  if (elemBytes != 2 || regs.size() < 3 || lanes.size() != 5)
+    return ExchangeRead::Vectors;
+  auto img = [&](const LinearLayout::BasisVec &v) { return x.offsetOf(v); };
+  // Everything but the three bases that walk a row must move by whole rows
+  // (8 elements), and the row bases must be 1, 2, 4.
+  auto fits = [&](std::array<const LinearLayout::BasisVec *, 3> row) {
+    for (int i = 0; i < 3; ++i)
+      if (img(*row[i]) != (1 << i))
+        return false;
+    for (const auto &[name, vecs] : ll.getBases())
+      for (const auto &v : vecs) {
+        if (&v == row[0] || &v == row[1] || &v == row[2])
+          continue;
+        if (img(v) % 8)
+          return false;
+      }
+    return true;
+  };
+  if (fits({&regs[0], &lanes[0], &lanes[1]}))
+    return ExchangeRead::Matrices;
+  if (fits({&lanes[2], &lanes[3], &lanes[4]}))
+    return ExchangeRead::TransposedMatrices;
+  return ExchangeRead::Vectors;
+}
+
+namespace {
+/// Wavefronts of the matrix loads of one warp: per instruction, four phases
+/// of eight 16-byte rows.
+int64_t matrixWavefronts(const ExchangeLayout &x, const LinearLayout &ll, ExchangeRead kind,
+                         int64_t elemBytes, const BankModel &banks) {
+  const auto &regs = basesOf(ll, "register");
+  const auto &lanes = basesOf(ll, "lane");
+  int64_t instructions = std::max<int64_t>(1, (int64_t(1) << regs.size()) / 8);
+  // The row starts of one matrix: the bases that pick the row.
+  std::array<const LinearLayout::BasisVec *, 3> rows =
+      kind == ExchangeRead::Matrices
+          ? std::array<const LinearLayout::BasisVec *, 3>{&lanes[2], &lanes[3], &lanes[4]}
+          : std::array<const LinearLayout::BasisVec *, 3>{&regs[0], &lanes[0], &lanes[1]};
+  int64_t rowBytes = int64_t(banks.banks) * banks.bankBytes;
+  uint32_t slotMask = uint32_t(rowBytes / 16 - 1);
+  llvm::SmallVector<uint32_t> units, slots;
+  for (auto *r : rows) {
+    uint32_t u = uint32_t((int64_t(x.offsetOf(*r)) * elemBytes) >> 4);
+    units.push_back(u);
+    slots.push_back(u & slotMask);
+  }
+  return instructions * 4 * (int64_t(1) << (rankGF2(units) - rankGF2(slots)));
+}
+} // namespace
+
 ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
                                                    const LinearLayout &dst, int64_t elemBytes,
                                                    const BankModel &banks) {
@@ -204,8 +259,20 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
     x.readWavefronts = exchangeWavefronts(x, dst, x.readVector, elemBytes, banks);
     int64_t regsSrc = int64_t(1) << basesOf(src, "register").size();
     int64_t regsDst = int64_t(1) << basesOf(dst, "register").size();
-    return Score{x.writeWavefronts + x.readWavefronts,
-                 regsSrc / x.writeVector + regsDst / x.readVector};
+    int64_t readInstructions = regsDst / x.readVector;
+    x.read = ExchangeRead::Vectors;
+    if (banks.loadMatrices) {
+      ExchangeRead kind = exchangeMatrixRead(x, dst, elemBytes);
+      if (kind != ExchangeRead::Vectors) {
+        int64_t w = matrixWavefronts(x, dst, kind, elemBytes, banks);
+        if (w <= x.readWavefronts) {
+          x.read = kind;
+          x.readWavefronts = w;
+          readInstructions = std::max<int64_t>(1, regsDst / 8);
+        }
+      }
+    }
+    return Score{x.writeWavefronts + x.readWavefronts, regsSrc / x.writeVector + readInstructions};
   };
 
   for (const auto &order : orders) {

@@ -282,6 +282,61 @@ struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayou
     return out;
   }
 
+  /// The reads as 8 x 8 matrix loads (ExchangeRead::Matrices or
+  /// TransposedMatrices): per group of 8 registers, lane l gives the address
+  /// of row l % 8 of matrix l / 8, the row picked by the three bases that do
+  /// not walk along a row and the matrix by registers 1 and 2; result i holds
+  /// registers 2i and 2i + 1.
+  static Value readMatrices(ConversionPatternRewriter &rewriter, Location loc,
+                            SharedExchange &x, const ExchangeLayout &buf,
+                            const ::tessera::LinearLayout &ll, RankedTensorType dst) {
+    auto basis = [&](StringRef dim, int bit) { return buf.offsetOf(ll.getBasis(dim, bit)); };
+    bool trans = buf.read == ExchangeRead::TransposedMatrices;
+    // Offsets chosen by lane bits 0..2 (the row) and 3..4 (the matrix).
+    int32_t rowOff[3], matOff[2] = {basis("register", 1), basis("register", 2)};
+    for (int i = 0; i < 3; ++i)
+      rowOff[i] = trans ? (i == 0 ? basis("register", 0) : basis("lane", i - 1)) : basis("lane", 2 + i);
+    auto [lane, warp] = laneAndWarp(rewriter, loc, x.ti);
+    Value thread = i32Val(rewriter, loc, 0);
+    int32_t threadBits = 0;
+    auto addBit = [&](Value id, int bit, int32_t off) {
+      if (off == 0)
+        return;
+      threadBits |= off;
+      Value set = arith::AndIOp::create(
+          rewriter, loc, arith::ShRUIOp::create(rewriter, loc, id, i32Val(rewriter, loc, bit)),
+          i32Val(rewriter, loc, 1));
+      thread = arith::XOrIOp::create(rewriter, loc, thread,
+                                     arith::MulIOp::create(rewriter, loc, set, i32Val(rewriter, loc, off)));
+    };
+    for (int i = 0; i < 3; ++i)
+      addBit(lane, i, rowOff[i]);
+    for (int i = 0; i < 2; ++i)
+      addBit(lane, 3 + i, matOff[i]);
+    if (ll.hasInDim("warp"))
+      for (int32_t bit = 0; bit < ll.getInDimSizeLog2("warp"); ++bit)
+        addBit(warp, bit, basis("warp", bit));
+    SmallVector<SmallVector<int32_t>> coords = registerCoordinates(ll);
+    SmallVector<Value> out(coords.size());
+    auto pairTy = VectorType::get({2}, x.elt);
+    for (size_t g = 0; g < coords.size(); g += 8) {
+      int32_t c = buf.offsetOf(coords[g]);
+      Value off = thread;
+      if (c & threadBits)
+        off = arith::XOrIOp::create(rewriter, loc, off, i32Val(rewriter, loc, c & threadBits));
+      if (c & ~threadBits)
+        off = arith::AddIOp::create(rewriter, loc, off, i32Val(rewriter, loc, c & ~threadBits));
+      SmallVector<Value> words = x.ti.loadMatrices(rewriter, loc, x.address(off), trans);
+      for (int i = 0; i < 4; ++i) {
+        Value pair = LLVM::BitcastOp::create(rewriter, loc, pairTy, words[i]);
+        for (int j = 0; j < 2; ++j)
+          out[g + 2 * i + j] =
+              LLVM::ExtractElementOp::create(rewriter, loc, pair, i32Val(rewriter, loc, j));
+      }
+    }
+    return packStruct(rewriter, loc, x.tc.convertType(dst), out);
+  }
+
   LogicalResult convertThroughSharedMemory(ttg::ConvertLayoutOp op, Value converted,
                                            RankedTensorType src, RankedTensorType dst,
                                            ConversionPatternRewriter &rewriter) const {
@@ -291,7 +346,9 @@ struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayou
     Location loc = op.getLoc();
     int64_t bytes = elementBytes(src.getElementType());
     ::tessera::LinearLayout srcLL = toLinearLayout(src), dstLL = toLinearLayout(dst);
-    ExchangeLayout buf = chooseExchangeLayout(srcLL, dstLL, bytes);
+    BankModel banks;
+    banks.loadMatrices = x->ti.supportsLoadMatrices();
+    ExchangeLayout buf = chooseExchangeLayout(srcLL, dstLL, bytes, banks);
     // Writes.
     int64_t wv = buf.writeVector;
     SmallVector<Value> elems = unpackStruct(rewriter, loc, converted);
@@ -309,6 +366,10 @@ struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayou
       LLVM::StoreOp::create(rewriter, loc, v, addr, wv * bytes);
     }
     x->ti.barrier(rewriter, loc);
+    if (buf.read != ExchangeRead::Vectors) {
+      rewriter.replaceOp(op, readMatrices(rewriter, loc, *x, buf, dstLL, dst));
+      return success();
+    }
     // Reads.
     int64_t rv = buf.readVector;
     SmallVector<Value> rOff = offsets(rewriter, loc, x->ti, buf, dstLL, rv);

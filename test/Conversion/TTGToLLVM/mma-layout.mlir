@@ -32,18 +32,41 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // -----
 
 // A dot operand (A of m16n8k16, f16, kWidth 2): 16x16 over one warp, 8 halves
-// per thread: one 16-byte store of the thread's row segment, then its four
-// fragment pairs as 4-byte loads.
+// per thread: one 16-byte store of the thread's row segment, then one
+// ldmatrix.x4 (the four 8x8 matrices of the tile, rows 16 contiguous bytes).
 // CHECK-LABEL: llvm.func @dot_operand
 // CHECK: llvm.store {{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // CHECK-NOT: llvm.store
 // CHECK: nvvm.barrier0
-// CHECK-COUNT-4: llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> vector<2xf16>
+// CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-NOT: ldmatrix
+// CHECK-NOT: llvm.load {{.*}} !llvm.ptr<3>
+// CHECK: llvm.return
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
 #dot = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @dot_operand(%x: tensor<16x16xf16, #blocked>) -> tensor<16x16xf16, #dot> {
+    %a = ttg.convert_layout %x : tensor<16x16xf16, #blocked> -> tensor<16x16xf16, #dot>
+    tt.return %a : tensor<16x16xf16, #dot>
+  }
+}
+
+// -----
+
+// Negative: before sm_75 there is no ldmatrix; the same operand is read with
+// 32-bit shared loads (the fragment pairs).
+// CHECK-LABEL: llvm.func @dot_operand_sm70
+// CHECK: nvvm.barrier0
+// CHECK-NOT: ldmatrix
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> vector<2xf16>
+// CHECK-NOT: ldmatrix
+// CHECK: llvm.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#dot = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:70", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @dot_operand_sm70(%x: tensor<16x16xf16, #blocked>) -> tensor<16x16xf16, #dot> {
     %a = ttg.convert_layout %x : tensor<16x16xf16, #blocked> -> tensor<16x16xf16, #dot>
     tt.return %a : tensor<16x16xf16, #dot>
   }

@@ -31,7 +31,13 @@ struct BankModel {
   int32_t bankBytes = 4;
   /// Widest access one thread makes (bytes).
   int32_t maxVectorBytes = 16;
+  /// Whether reads may load 8 x 8 matrices of 16-bit elements, four per warp
+  /// instruction (TargetInfoBase::loadMatrices).
+  bool loadMatrices = false;
 };
+
+/// How the result layout reads the buffer.
+enum class ExchangeRead { Vectors, Matrices, TransposedMatrices };
 
 struct ExchangeLayout {
   /// offsetOfBit[d][i]: offset of the element at coordinate 2^i along dim d
@@ -42,6 +48,9 @@ struct ExchangeLayout {
   /// Elements per shared-memory access when writing the source layout and
   /// reading the result layout.
   int32_t writeVector = 1, readVector = 1;
+  /// Vectors of readVector elements, or 8 x 8 matrices (each group of 8
+  /// registers of the result: one warp-wide load of four matrices).
+  ExchangeRead read = ExchangeRead::Vectors;
   /// The cost model's wavefronts per warp for all writes and all reads.
   int64_t writeWavefronts = 0, readWavefronts = 0;
 
@@ -63,6 +72,15 @@ ExchangeLayout chooseExchangeLayout(const ::tessera::LinearLayout &src,
 /// banks.maxVectorBytes.
 int32_t exchangeVector(const ExchangeLayout &x, const ::tessera::LinearLayout &ll,
                        int64_t elemBytes, const BankModel &banks = {});
+
+/// Whether `ll` (16-bit elements) can read its registers through `x` as 8 x 8
+/// matrices, four per instruction: registers 0..7 of every thread and the 32
+/// lanes cover four matrices whose rows are 16 contiguous, aligned bytes, the
+/// rows along the buffer (Matrices: register 0 and lanes 0, 1 step along a
+/// row) or across it (TransposedMatrices: lanes 2..4 step along a row), and
+/// every other register and warp moves by whole rows.
+ExchangeRead exchangeMatrixRead(const ExchangeLayout &x, const ::tessera::LinearLayout &ll,
+                                int64_t elemBytes);
 
 /// The cost model: wavefronts one warp of `ll` needs to move all its
 /// registers through `x`, `vector` elements per access.

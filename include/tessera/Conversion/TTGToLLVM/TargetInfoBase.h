@@ -130,6 +130,19 @@ public:
   /// A barrier of all threads of the block (and shared-memory fence).
   virtual void barrier(OpBuilder &b, Location loc) const = 0;
 
+  /// Whether loadMatrices is available: a warp-wide load of four 8 x 8
+  /// matrices of 16-bit elements from shared memory (NVIDIA's ldmatrix).
+  virtual bool supportsLoadMatrices() const { return false; }
+  /// Each lane l gives `rowAddr` (a shared-memory pointer), the 16-byte row
+  /// l % 8 of matrix l / 8; lane t gets, from matrix i, result i: the 32 bits
+  /// of row t / 4, elements 2 * (t % 4) and 2 * (t % 4) + 1 (with `trans`,
+  /// the matrices are transposed first: rows 2 * (t % 4) and + 1 of column
+  /// t / 4). Four i32 values.
+  virtual SmallVector<Value> loadMatrices(OpBuilder &b, Location loc, Value rowAddr,
+                                          bool trans) const {
+    return {};
+  }
+
   /// The name of the device math library function for `mathOp` (e.g.
   /// "exp") on `type` (f32/f64), or "" if it has none.
   virtual std::string mathLibraryFunction(StringRef op, Type type) const = 0;

@@ -600,6 +600,26 @@ public:
     return fromBits(b, loc, old, ty);
   }
 
+  // ldmatrix: sm_75 and later.
+  bool supportsLoadMatrices() const override { return cc >= 75; }
+  SmallVector<Value> loadMatrices(OpBuilder &b, Location loc, Value rowAddr,
+                                  bool trans) const override {
+    Type i32 = b.getI32Type();
+    auto resTy = LLVM::LLVMStructType::getLiteral(b.getContext(), {i32, i32, i32, i32});
+    Value addr = LLVM::PtrToIntOp::create(b, loc, i32, rowAddr);
+    std::string asmStr = std::string("ldmatrix.sync.aligned.m8n8.x4") + (trans ? ".trans" : "") +
+                         ".shared.b16 {$0, $1, $2, $3}, [$4];";
+    auto op = LLVM::InlineAsmOp::create(
+        b, loc, TypeRange{resTy}, ValueRange{addr}, asmStr, "=r,=r,=r,=r,r,~{memory}",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+    SmallVector<Value> out;
+    for (int64_t i = 0; i < 4; ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
+    return out;
+  }
+
   void barrier(OpBuilder &b, Location loc) const override {
     // nvvm.barrier0, not nvvm.barrier: the latter's textual form does not
     // parse back with a location alias in LLVM 22.
