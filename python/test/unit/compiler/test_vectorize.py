@@ -115,3 +115,35 @@ def test_transpose_exchange_is_swizzled_with_32_bit_shared_addresses():
     assert set(re.findall(r"\b(ld\.shared[.\w]*)", ptx)) == {"ld.shared.b32"}
     assert not re.search(r"\b(?:ld|st)\.shared[.\w]*\s+[^;]*\[%rd", ptx), "64-bit shared address"
     assert k.metadata["shared"] == 64 * 64 * 4
+
+
+@tessera.jit
+def rem_copy(x, y, n, k, HINT: tl.constexpr):
+    # Columns wrapped modulo n, as a matmul's `% N`; the start may be negative (k is any int).
+    base = tl.program_id(0) * 512 - k
+    offs = (base + tl.arange(0, 512)) % n
+    if HINT:
+        offs = tl.max_contiguous(tl.multiple_of(offs, 16), 16)
+    tl.store(y + offs, tl.load(x + offs))
+
+
+@tessera.jit
+def rem_copy_nonneg(x, y, n):
+    offs = (tl.program_id(0) * 512 + tl.arange(0, 512)) % n
+    tl.store(y + offs, tl.load(x + offs))
+
+
+REM_SIG = {"x": "*fp32:16", "y": "*fp32:16", "n": "i32:16", "k": "i32"}
+
+
+def test_remainder_of_a_possibly_negative_run_stays_scalar():
+    # (-4..-1) % 4 is 0, -3, -2, -1: not a run, so no vector access without a proof or a hint.
+    assert _accesses(_compile(rem_copy, REM_SIG, HINT=False)) == {"ld.global.b32", "st.global.b32"}
+    assert _accesses(_compile(rem_copy, REM_SIG, HINT=True)) == {"ld.global.v4.b32", "st.global.v4.b32"}
+
+
+def test_remainder_of_a_non_negative_run_vectorizes():
+    sig = {"x": "*fp32:16", "y": "*fp32:16", "n": "i32:16"}
+    assert _accesses(_compile(rem_copy_nonneg, sig)) == {"ld.global.v4.b32", "st.global.v4.b32"}
+    # n of unknown divisibility: no run survives the remainder.
+    assert _accesses(_compile(rem_copy_nonneg, dict(sig, n="i32"))) == {"ld.global.b32", "st.global.b32"}
