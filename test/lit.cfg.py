@@ -19,5 +19,10 @@ llvm_config.add_tool_substitutions(["tessera-opt"], [config.tessera_tools_dir])
 config.substitutions.append(("%conformance", config.conformance_dir))
 if os.path.isdir(os.path.join(config.conformance_dir, "triton-3.6")):
     config.available_features.add("conformance")
+# Triton 3.6's stage-by-stage output for the reference kernels, beside the conformance suite.
+reference_dir = os.path.join(os.path.dirname(config.conformance_dir), "reference", "triton-3.6-sm90")
+config.substitutions.append(("%reference", reference_dir))
+if os.path.isdir(reference_dir):
+    config.available_features.add("reference")
 config.substitutions.append(("%tessera_src_root", config.tessera_src_root))
 config.substitutions.append(("%tessera_obj_root", config.tessera_obj_root))

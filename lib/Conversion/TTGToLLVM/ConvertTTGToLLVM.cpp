@@ -101,6 +101,7 @@ struct ConvertTTGToLLVMPass
     populateFuncOpToLLVMPatterns(typeConverter, patterns, numWarps);
     populateElementwiseOpToLLVMPatterns(typeConverter, patterns);
     populateViewOpToLLVMPatterns(typeConverter, patterns);
+    populateMemoryOpToLLVMPatterns(typeConverter, patterns);
     // AxisInfo of the TTGIR, before any op is rewritten: the load/store
     // patterns ask it which accesses may be vectors.
     // (Only a module with tensor loads or stores needs it.)

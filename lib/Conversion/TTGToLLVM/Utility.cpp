@@ -1,6 +1,7 @@
 //===- Utility.cpp - helpers shared by the TTGIR -> LLVM patterns ----------===//
 
 #include "tessera/Conversion/TTGToLLVM/Utility.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
@@ -25,6 +26,13 @@ TesseraLLVMTypeConverter::TesseraLLVMTypeConverter(
       return IntegerType::get(ctx, 8);
     return std::nullopt; // the default conversion
   });
+  // A shared-memory buffer (or view) is the address of its first element;
+  // its layout stays on the op types that use it.
+  addConversion([ctx, &targetInfo](ttg::MemDescType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, targetInfo.getSharedAddressSpace());
+  });
+  // Asynchronous-copy tokens only order ops in the IR.
+  addConversion([ctx](ttg::AsyncTokenType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     if (!type.getEncoding())
       return std::nullopt;

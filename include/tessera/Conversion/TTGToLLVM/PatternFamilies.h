@@ -21,6 +21,10 @@ void populateElementwiseOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter
                                          RewritePatternSet &patterns);
 /// make_range, splat, broadcast, expand_dims, reshape, trans, join, split,
 /// cat and layout conversions that stay inside each thread.
+/// ttg.local_alloc / local_load / local_store / local_dealloc /
+/// memdesc_index and the asynchronous copies (MemoryOpToLLVM.cpp).
+void populateMemoryOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                    RewritePatternSet &patterns);
 void populateViewOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
                                   RewritePatternSet &patterns);
 /// tt.load / tt.store through pointers (not block pointers); vectorized

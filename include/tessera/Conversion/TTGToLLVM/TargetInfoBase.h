@@ -130,6 +130,19 @@ public:
   /// A barrier of all threads of the block (and shared-memory fence).
   virtual void barrier(OpBuilder &b, Location loc) const = 0;
 
+  /// Whether copyAsync and its group operations are available: copies from
+  /// global to shared memory that complete in the background.
+  virtual bool supportsAsyncCopy() const { return false; }
+  /// Starts copying `bytes` (4, 8 or 16) from global `src` to shared `dst`;
+  /// where `pred` (i1) is false the destination gets zeros and nothing is read.
+  virtual void copyAsync(OpBuilder &b, Location loc, Value dst, Value src, int bytes,
+                         Value pred) const {}
+  /// Closes the group of copies started since the last one.
+  virtual void commitAsyncCopies(OpBuilder &b, Location loc) const {}
+  /// Waits until at most `pending` committed groups of this thread's copies are
+  /// still in flight.
+  virtual void waitAsyncCopies(OpBuilder &b, Location loc, int pending) const {}
+
   /// Whether loadMatrices is available: a warp-wide load of four 8 x 8
   /// matrices of 16-bit elements from shared memory (NVIDIA's ldmatrix).
   virtual bool supportsLoadMatrices() const { return false; }

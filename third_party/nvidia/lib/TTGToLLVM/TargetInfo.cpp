@@ -600,6 +600,27 @@ public:
     return fromBits(b, loc, old, ty);
   }
 
+  // cp.async: sm_80 and later.
+  bool supportsAsyncCopy() const override { return cc >= 80; }
+  void copyAsync(OpBuilder &b, Location loc, Value dst, Value src, int bytes,
+                 Value pred) const override {
+    Type i32 = b.getI32Type();
+    Value dstAddr = LLVM::PtrToIntOp::create(b, loc, i32, dst);
+    // src-size 0 where the predicate is off: nothing is read, zeros are written.
+    Value size = LLVM::SelectOp::create(b, loc, pred, mlir::tessera::i32Val(b, loc, bytes),
+                                        mlir::tessera::i32Val(b, loc, 0));
+    std::string asmStr = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") +
+                         ".shared.global [$0], [$1], " + std::to_string(bytes) + ", $2;";
+    inlineAsm(b, loc, Type(), ValueRange{dstAddr, src, size}, asmStr, "r,l,r,~{memory}");
+  }
+  void commitAsyncCopies(OpBuilder &b, Location loc) const override {
+    inlineAsm(b, loc, Type(), ValueRange{}, "cp.async.commit_group;", "~{memory}");
+  }
+  void waitAsyncCopies(OpBuilder &b, Location loc, int pending) const override {
+    inlineAsm(b, loc, Type(), ValueRange{},
+              "cp.async.wait_group " + std::to_string(pending) + ";", "~{memory}");
+  }
+
   // ldmatrix: sm_75 and later.
   bool supportsLoadMatrices() const override { return cc >= 75; }
   SmallVector<Value> loadMatrices(OpBuilder &b, Location loc, Value rowAddr,
