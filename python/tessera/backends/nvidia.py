@@ -95,12 +95,15 @@ MEMORY_LAYOUT_PASSES = "ttg-coalesce, ttg-remove-layout-conversions, "
 EPILOGUE_PASSES = "canonicalize, ttg-remove-layout-conversions, "
 
 
-def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True):
+def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True, num_stages=3, pipeline=True):
     """The TTIR -> TTGIR pipeline; without ttg-coalesce and ttg-remove-layout-conversions when
-    `coalesce` is False (TESSERA_DISABLE_COALESCE)."""
+    `coalesce` is False (TESSERA_DISABLE_COALESCE); with ttg-pipeline (num_stages, loops' own
+    tl.range(num_stages=) first) from sm_80, where copies run in the background, unless `pipeline`
+    is False (TESSERA_DISABLE_PIPELINE)."""
+    pipelined = f"ttg-pipeline{{num-stages={num_stages}}}, " if pipeline and int(cc) >= 80 else ""
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
             f"num-ctas={num_ctas} target=cuda:{cc}}}, {MEMORY_LAYOUT_PASSES if coalesce else ''}"
-            f"ttg-accelerate-matmul, {EPILOGUE_PASSES if coalesce else ''}canonicalize, cse)")
+            f"ttg-accelerate-matmul, {EPILOGUE_PASSES if coalesce else ''}canonicalize, {pipelined}cse)")
 
 
 LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "
@@ -110,6 +113,12 @@ LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-all
 
 def _env_flag_off(name):
     return os.environ.get(name, "") in ("", "0")
+
+
+def pipeline_enabled():
+    """False when TESSERA_DISABLE_PIPELINE is set (to anything but "" or "0"): loops keep their
+    synchronous loads (ttg-pipeline is left out), to bisect a miscompile; part of the cache key."""
+    return _env_flag_off("TESSERA_DISABLE_PIPELINE")
 
 
 def coalesce_enabled():
@@ -155,7 +164,8 @@ def _native_compile(src, start, name, arch, options):
     stages, keep = [], ["llir", "ptx"]
     if start == "ttir":
         stages.append(("ttgir", ttgir_pipeline(options.num_warps, WARP_SIZE, options.num_ctas, arch,
-                                                coalesce_enabled())))
+                                                coalesce_enabled(), options.num_stages,
+                                                pipeline_enabled())))
         keep.insert(0, "ttgir")
     stages.append(("llvm", llvm_pipeline(vectorize_enabled())))
     res = _core._native().compile(src, f"{TARGET_PREFIX}:{arch}", stages, keep,
@@ -262,8 +272,9 @@ class NvidiaBackend(base.Backend):
         return {"ptxas": _ptxas_key(find_ptxas())}
 
     def compile_environment(self):
-        # TESSERA_DISABLE_VECTORIZE / TESSERA_DISABLE_COALESCE change the code
-        return {"vectorize": vectorize_enabled(), "coalesce": coalesce_enabled()}
+        # TESSERA_DISABLE_VECTORIZE / _COALESCE / _PIPELINE change the code
+        return {"vectorize": vectorize_enabled(), "coalesce": coalesce_enabled(),
+                "pipeline": pipeline_enabled()}
 
     # --------------------------------------------------------- launching
     def is_available(self):

@@ -9,9 +9,10 @@ stage=$(mktemp -d)
 OUT="$stage" bash tools/device/probes/issue12_run.sh > "$stage/issue12.txt" 2>&1
 export PYTHONPATH=$PWD/python TESSERA_CONFORMANCE_DIR=$PWD/dist/conformance
 timeout 300 python3 benchmarks/large_shapes.py --out "$stage/large_shapes.json" > "$stage/large_shapes.txt" 2>&1
+timeout 300 python3 benchmarks/matmul.py --out "$stage/matmul.json" > "$stage/matmul.txt" 2>&1
 OUT="$stage" bash tools/device/probes/conformance_ncu.sh 3 > "$stage/ncu.txt" 2>&1
 mkdir -p "$stage/ncu" && tar xzf "$stage/conformance_ncu.tgz" -C "$stage/ncu" && rm "$stage/conformance_ncu.tgz"
 python3 tools/device/probes/ncu_table.py "$stage/ncu" > "$stage/ncu_table.txt"
-{ tail -26 "$stage/issue12.txt"; tail -8 "$stage/large_shapes.txt"; cat "$stage/ncu_table.txt"; } > "$out/summary.txt"
+{ tail -26 "$stage/issue12.txt"; tail -8 "$stage/large_shapes.txt"; cat "$stage/matmul.txt"; cat "$stage/ncu_table.txt"; } > "$out/summary.txt"
 tar czf "$out/batch.tgz" -C "$stage" .
 cat "$out/summary.txt"

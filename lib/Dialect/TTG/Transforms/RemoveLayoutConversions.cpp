@@ -6,7 +6,9 @@
 //    then every op gets the operand layouts it needs, with a convert_layout
 //    where a value still has another layout.
 // 2. Backward rematerialization (Utility.h): a convert whose source is cheap
-//    is replaced by recomputing the source in the destination layout.
+//    is replaced by recomputing the source in the destination layout; a
+//    value a loop carries and only converts to one layout (a pointer tile
+//    bumped each iteration) is carried in that layout.
 // Step 1 is tried on a copy of the module and kept only when the bytes the
 // remaining conversions move through shared memory (weighted by loop depth)
 // do not grow.
@@ -20,6 +22,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tessera {
 #define GEN_PASS_DEF_REMOVELAYOUTCONVERSIONS
@@ -181,6 +184,104 @@ private:
   SmallVector<Value> worklist;
 };
 
+/// A value an scf.for carries and converts, every iteration, to one layout
+/// (a pointer tile bumped by a stride, loaded in a coalesced layout): if the
+/// loop only converts it to that layout and advances it by elementwise ops
+/// whose other operands are loop-invariant, the loop carries it in that
+/// layout instead: the initial value (and the invariant operands) are
+/// converted once before the loop, and the loop's result converted back
+/// after it for its users.
+bool carryConvertedIterArgs(scf::ForOp loop) {
+  bool changed = false;
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (unsigned j = 0; j < loop.getNumRegionIterArgs(); ++j) {
+    BlockArgument arg = loop.getRegionIterArgs()[j];
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || !isa_and_nonnull<ttg::BlockedEncodingAttr>(type.getEncoding()))
+      continue;
+    // The chain from the argument to the yielded value, and the conversions.
+    Attribute target;
+    SmallVector<ttg::ConvertLayoutOp> converts;
+    SetVector<Operation *> chain;
+    SmallVector<Value> work{arg};
+    bool ok = true;
+    while (!work.empty() && ok) {
+      Value v = work.pop_back_val();
+      for (OpOperand &use : v.getUses()) {
+        Operation *user = use.getOwner();
+        if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(user)) {
+          Attribute enc = cvt.getType().getEncoding();
+          if (!isa<ttg::BlockedEncodingAttr>(enc) || (target && target != enc)) {
+            ok = false;
+            break;
+          }
+          target = enc;
+          converts.push_back(cvt);
+          continue;
+        }
+        if (user == yield.getOperation()) {
+          if (use.getOperandNumber() != j)
+            ok = false;
+          continue;
+        }
+        if (user->getBlock() != body || !isElementwiseOp(user) || user->getNumResults() != 1 ||
+            !isa<RankedTensorType>(user->getResult(0).getType())) {
+          ok = false;
+          break;
+        }
+        for (Value operand : user->getOperands())
+          if (operand != v && !chain.contains(operand.getDefiningOp()) && operand != arg &&
+              loop->isAncestor(operand.getParentBlock()->getParentOp()) &&
+              operand.getParentBlock() == body) {
+            // another in-loop value: only chain values may join
+            Operation *def = operand.getDefiningOp();
+            if (!def || !chain.contains(def))
+              ok = false;
+          }
+        if (chain.insert(user))
+          work.push_back(user->getResult(0));
+      }
+    }
+    if (!ok || !target || converts.empty() || yield.getOperand(j) == arg)
+      continue;
+    if (!yield.getOperand(j).getDefiningOp() || !chain.contains(yield.getOperand(j).getDefiningOp()))
+      continue;
+    // Rewrite: the argument, the chain and the yielded value in `target`.
+    OpBuilder before(loop);
+    Value init = loop.getInitArgs()[j];
+    auto newType = withEncoding(type, target);
+    loop.getInitArgsMutable()[j].set(ttg::ConvertLayoutOp::create(before, loop.getLoc(), newType, init));
+    arg.setType(newType);
+    for (Operation *op : chain) {
+      for (OpOperand &operand : op->getOpOperands()) {
+        auto t = dyn_cast<RankedTensorType>(operand.get().getType());
+        if (!t || withEncoding(t, target) == t)
+          continue;
+        // a loop-invariant operand: converted once, before the loop
+        operand.set(ttg::ConvertLayoutOp::create(before, loop.getLoc(), withEncoding(t, target),
+                                                 operand.get()));
+      }
+      auto rt = cast<RankedTensorType>(op->getResult(0).getType());
+      op->getResult(0).setType(withEncoding(rt, target));
+    }
+    Value result = loop.getResult(j);
+    result.setType(newType);
+    if (!result.use_empty()) {
+      OpBuilder after(loop->getContext());
+      after.setInsertionPointAfter(loop);
+      auto back = ttg::ConvertLayoutOp::create(after, loop.getLoc(), type, result);
+      result.replaceAllUsesExcept(back, back);
+    }
+    for (ttg::ConvertLayoutOp cvt : converts) {
+      cvt.replaceAllUsesWith(cvt.getSrc());
+      cvt.erase();
+    }
+    changed = true;
+  }
+  return changed;
+}
+
 } // namespace
 
 int64_t mlir::tessera::conversionCost(ModuleOp module) {
@@ -197,6 +298,13 @@ int64_t mlir::tessera::conversionCost(ModuleOp module) {
 
 void mlir::tessera::removeLayoutConversions(ModuleOp module) {
   rematerializeConversions(module, /*rematerializeLoads=*/false);
+  SmallVector<scf::ForOp> loops;
+  module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  bool carried = false;
+  for (scf::ForOp loop : loops)
+    carried |= carryConvertedIterArgs(loop);
+  if (carried)
+    rematerializeConversions(module, /*rematerializeLoads=*/false);
   bool hasAnchors = false;
   module.walk([&](Operation *op) {
     if (isa<tt::LoadOp, tt::DotOp>(op))

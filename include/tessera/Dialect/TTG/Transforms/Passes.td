@@ -48,6 +48,32 @@ def Coalesce : Pass<"ttg-coalesce", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::tessera::ttg::TTGDialect"];
 }
 
+def Pipeline : Pass<"ttg-pipeline", "mlir::ModuleOp"> {
+  let summary = "Software-pipeline the loads of tensor-core operands in loops through a ring of shared-memory buffers.";
+  let description = [{
+    For an scf.for whose body loads dot operands (tt.load feeding a
+    conversion to a #ttg.dot_op layout, with `other` zero or absent) from
+    pointers, masks and values computed from loop invariants, the induction
+    variable and loop-carried values advanced only from such values: the
+    loads of iteration i + S - 1 become ttg.async_copy_global_to_local into
+    buffer (i + S - 1) % S of a ring of S swizzled shared-memory buffers
+    (masked off past the end of the loop), committed as one group per
+    iteration; iteration i waits (ttg.async_wait, S - 2 groups left in
+    flight) and reads its operands from buffer i % S with ttg.local_load
+    straight into the dot operand layouts. A prologue starts iterations
+    0 .. S - 2; after the loop everything is waited for and the rings are
+    freed. S is the loop's `tt.num_stages` if it has one, else the option;
+    below 2 nothing changes, and loops whose loads do not qualify keep their
+    form.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "int64_t", "3",
+           "Stages of loops without tt.num_stages (the launch's num_stages).">,
+  ];
+  let dependentDialects = ["mlir::tessera::ttg::TTGDialect", "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def RemoveLayoutConversions : Pass<"ttg-remove-layout-conversions", "mlir::ModuleOp"> {
   let summary = "Carry the layouts of loads forward and recompute cheap values, removing layout conversions.";
   let description = [{

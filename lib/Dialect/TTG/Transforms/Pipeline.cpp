@@ -1,0 +1,338 @@
+//===- Pipeline.cpp - software pipelining of tensor-core operand loads ----===//
+//
+// A K loop that loads its dot operands from global memory each iteration
+// waits for every load before its dot. With S stages, the loads of iteration
+// i + S - 1 are started as background copies into a ring of S shared-memory
+// buffers while iteration i computes:
+//
+//   prologue:  copies for iterations 0 .. S-2 (one commit group each)
+//   loop i:    wait until iteration i's group has landed (S-2 groups may stay
+//              in flight); read the operands from buffer i % S straight into
+//              the dot's operand layouts; the dot; the copies for iteration
+//              i + S - 1 into buffer (i + S - 1) % S, masked off past the
+//              loop's end; commit
+//   after:     wait for everything, free the ring
+//
+// Which loads: tt.load ops of the loop body (not nested) whose result feeds
+// a conversion to a dot operand layout, with `other` zero or absent and not
+// volatile, whose copies move at least 4 bytes at a time (AxisInfo), whose pointer, mask and `other` are computed from loop-invariant
+// values, the induction variable, and loop-carried values that are
+// themselves advanced only from such values (pointers bumped by a stride) —
+// so they can be computed S - 1 iterations ahead. Anything else keeps its
+// loop as it is. The number of stages is the loop's `tt.num_stages`
+// (tl.range(..., num_stages=)) or the pass option (the launch's num_stages);
+// fewer than 2 leaves the loop alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Analysis/AxisInfo.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+#include "tessera/Dialect/TTG/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tessera {
+#define GEN_PASS_DEF_PIPELINE
+#include "tessera/Dialect/TTG/Transforms/Passes.h.inc"
+} // namespace mlir::tessera
+
+using namespace mlir;
+using namespace mlir::tessera;
+
+namespace {
+
+bool isZeroOrAbsent(Value other) {
+  return !other || matchPattern(other, m_AnyZeroFloat()) || matchPattern(other, m_Zero());
+}
+
+/// The loads of `loop`'s body that feed dot operands and may be pipelined.
+SmallVector<tt::LoadOp> operandLoads(scf::ForOp loop) {
+  SmallVector<tt::LoadOp> out;
+  for (auto load : loop.getBody()->getOps<tt::LoadOp>()) {
+    auto type = dyn_cast<RankedTensorType>(load.getType());
+    if (!type || type.getRank() != 2 || !isa_and_nonnull<ttg::BlockedEncodingAttr>(type.getEncoding()))
+      continue;
+    if (!isa<tt::PointerType>(getElementTypeOrSelf(load.getPtr().getType())) ||
+        load.getIsVolatile() || !isZeroOrAbsent(load.getOther()))
+      continue;
+    bool feedsDot = llvm::any_of(load->getUsers(), [](Operation *u) {
+      auto cvt = dyn_cast<ttg::ConvertLayoutOp>(u);
+      return cvt && isa<ttg::DotOperandEncodingAttr>(cvt.getType().getEncoding());
+    });
+    if (feedsDot)
+      out.push_back(load);
+  }
+  return out;
+}
+
+/// The ops of the body that compute the loads' operands and the next values
+/// of the loop-carried values they read, in program order; fails when one of
+/// them is not a pure op of the body's block, or reads a loop-carried value
+/// that is not advanced the same way.
+FailureOr<SmallVector<Operation *>> addressSlice(scf::ForOp loop, ArrayRef<tt::LoadOp> loads,
+                                                 llvm::SetVector<unsigned> &carried) {
+  Block *body = loop.getBody();
+  llvm::SetVector<Operation *> ops;
+  SmallVector<Value> work;
+  for (tt::LoadOp l : loads)
+    for (Value v : l->getOperands())
+      work.push_back(v);
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != body)
+        continue; // defined outside the loop
+      if (arg == loop.getInductionVar())
+        continue;
+      unsigned j = arg.getArgNumber() - loop.getNumInductionVars();
+      if (carried.insert(j))
+        work.push_back(yield.getOperand(j));
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!loop->isAncestor(def))
+      continue; // loop-invariant
+    if (def->getBlock() != body || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+      return failure();
+    if (ops.insert(def))
+      for (Value operand : def->getOperands())
+        work.push_back(operand);
+  }
+  SmallVector<Operation *> ordered(ops.begin(), ops.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+/// The shared layout of a ring buffer for an operand tile of `type`: its
+/// fastest dim kept in 16-byte runs, runs of consecutive rows XORed over the
+/// 128 bytes of a row of banks.
+ttg::SwizzledSharedEncodingAttr operandShared(RankedTensorType type) {
+  auto blocked = cast<ttg::BlockedEncodingAttr>(type.getEncoding());
+  SmallVector<unsigned> order(blocked.getOrder());
+  int64_t bytes = std::max<int64_t>(1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
+  int64_t inner = type.getDimSize(order[0]);
+  unsigned vec = unsigned(std::max<int64_t>(1, std::min<int64_t>(16 / bytes, inner)));
+  unsigned perPhase = unsigned(std::max<int64_t>(1, 128 / (inner * bytes)));
+  unsigned maxPhase = unsigned(std::max<int64_t>(1, std::min<int64_t>(inner / vec, 8 / perPhase)));
+  MLIRContext *ctx = type.getContext();
+  return ttg::SwizzledSharedEncodingAttr::get(ctx, vec, perPhase, maxPhase, order,
+                                              ttg::CTALayoutAttr::getDefault(ctx, 2));
+}
+
+struct Ring {
+  tt::LoadOp load;
+  Value buffer;             // memdesc<S x shape>
+  ttg::MemDescType slot;    // memdesc<shape>
+  int32_t contiguity = 1;
+};
+
+/// Clones the address slice for one iteration: `map` holds the induction
+/// variable's and the carried values' values; afterwards it holds the
+/// loads' operands and (through `next`) the carried values' next values.
+void cloneSlice(OpBuilder &b, ArrayRef<Operation *> slice, IRMapping &map) {
+  for (Operation *op : slice)
+    b.clone(*op, map);
+}
+
+/// `mask` (or all-true) AND `inRange` (an i1), as a mask of `ptrType`'s shape.
+Value maskIn(OpBuilder &b, Location loc, RankedTensorType ptrType, Value mask, Value inRange) {
+  auto maskType = RankedTensorType::get(ptrType.getShape(), b.getI1Type(), ptrType.getEncoding());
+  Value splat = tt::SplatOp::create(b, loc, maskType, inRange);
+  return mask ? arith::AndIOp::create(b, loc, mask, splat).getResult() : splat;
+}
+
+void issueCopies(OpBuilder &b, Location loc, ArrayRef<Ring> rings, IRMapping &map, Value slot,
+                 Value inRange) {
+  for (Ring r : rings) {
+    Value ptr = map.lookupOrDefault(r.load.getPtr());
+    Value mask = r.load.getMask() ? map.lookupOrDefault(r.load.getMask()) : Value();
+    Value other = r.load.getOther() ? map.lookupOrDefault(r.load.getOther()) : Value();
+    auto ptrType = cast<RankedTensorType>(ptr.getType());
+    Value view = ttg::MemDescIndexOp::create(b, loc, r.slot, r.buffer, slot);
+    ttg::AsyncCopyGlobalToLocalOp::create(
+        b, loc, ttg::AsyncTokenType::get(b.getContext()), ptr, view,
+        maskIn(b, loc, ptrType, mask, inRange), other, r.load.getCache(), r.load.getEvict(),
+        /*isVolatile=*/false, r.contiguity);
+  }
+  ttg::AsyncCommitGroupOp::create(b, loc, ttg::AsyncTokenType::get(b.getContext()), ValueRange{});
+}
+
+Value i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(v)));
+}
+
+/// (x + 1) % n for 0 <= x < n.
+Value nextSlot(OpBuilder &b, Location loc, Value x, int64_t n) {
+  Value inc = arith::AddIOp::create(b, loc, x, i32Const(b, loc, 1));
+  Value wrap = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, inc, i32Const(b, loc, n));
+  return arith::SelectOp::create(b, loc, wrap, i32Const(b, loc, 0), inc);
+}
+
+/// Elements each background copy of `load` may move: the layout's run along
+/// the fastest dim, as far as AxisInfo proves the addresses consecutive and
+/// aligned and the mask equal over it.
+int32_t copyContiguity(tt::LoadOp load, const ModuleAxisInfo &axis) {
+  auto type = cast<RankedTensorType>(load.getType());
+  auto blocked = cast<ttg::BlockedEncodingAttr>(type.getEncoding());
+  unsigned fast = blocked.getOrder()[0];
+  int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  int64_t c = std::min<int64_t>(blocked.getSizePerThread()[fast],
+                                axis.getVectorElements(load.getPtr(), fast, bytes));
+  if (Value m = load.getMask())
+    c = std::min<int64_t>(c, axis.get(m).getConstancy(fast));
+  return int32_t(std::max<int64_t>(1, c));
+}
+
+LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo &axis) {
+  if (!loop.getInductionVar().getType().isInteger(32))
+    return failure();
+  // Only loads whose copies can run in the background (at least 4 bytes per
+  // copy): the others stay where they are.
+  SmallVector<tt::LoadOp> loads;
+  for (tt::LoadOp load : operandLoads(loop)) {
+    int64_t bytes = std::max<int64_t>(1, cast<RankedTensorType>(load.getType()).getElementTypeBitWidth() / 8);
+    if (copyContiguity(load, axis) * bytes >= 4)
+      loads.push_back(load);
+  }
+  if (loads.empty())
+    return failure();
+  llvm::SetVector<unsigned> carried;
+  FailureOr<SmallVector<Operation *>> slice = addressSlice(loop, loads, carried);
+  if (failed(slice))
+    return failure();
+  Location loc = loop.getLoc();
+  MLIRContext *ctx = loop.getContext();
+  OpBuilder b(loop);
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+  Attribute smem = ttg::SharedMemorySpaceAttr::get(ctx);
+
+  // The rings.
+  SmallVector<Ring> rings;
+  for (tt::LoadOp load : loads) {
+    auto type = cast<RankedTensorType>(load.getType());
+    auto enc = operandShared(type);
+    SmallVector<int64_t> shape{stages};
+    shape.append(type.getShape().begin(), type.getShape().end());
+    auto bufType = ttg::MemDescType::get(shape, type.getElementType(), enc, smem, /*mutable=*/true);
+    auto slotType = ttg::MemDescType::get(type.getShape(), type.getElementType(), enc, smem, true);
+    Ring r{load, ttg::LocalAllocOp::create(b, loc, bufType, Value(), IntegerAttr()).getResult(),
+           slotType, copyContiguity(load, axis)};
+    rings.push_back(r);
+  }
+
+  // Prologue: iterations 0 .. S-2.
+  SmallVector<Value> cur;
+  for (unsigned j : carried)
+    cur.push_back(loop.getInitArgs()[j]);
+  for (int64_t s = 0; s + 1 < stages; ++s) {
+    Value iv = arith::AddIOp::create(
+        b, loc, lb, arith::MulIOp::create(b, loc, step, i32Const(b, loc, s)));
+    IRMapping map;
+    map.map(loop.getInductionVar(), iv);
+    for (auto [k, j] : llvm::enumerate(carried))
+      map.map(loop.getRegionIterArgs()[j], cur[k]);
+    cloneSlice(b, *slice, map);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+    issueCopies(b, loc, rings, map, i32Const(b, loc, s), inRange);
+    for (auto [k, j] : llvm::enumerate(carried))
+      cur[k] = map.lookupOrDefault(yield.getOperand(j));
+  }
+
+  // The loop carries the values S - 1 iterations ahead and the two slots.
+  SmallVector<Value> inits(cur);
+  inits.push_back(i32Const(b, loc, 0));
+  inits.push_back(i32Const(b, loc, stages - 1));
+  unsigned nAhead = carried.size();
+  IRRewriter rewriter(ctx);
+  // Runs in the grown loop's body (the old one's ops moved there, its block
+  // arguments replaced by the new block's).
+  auto fn = [&](OpBuilder &yb, Location yl, ArrayRef<BlockArgument> args) -> SmallVector<Value> {
+    Block *nb = yb.getInsertionBlock();
+    Value ivNow = nb->getArgument(0);
+    Value iv = arith::AddIOp::create(
+        yb, yl, ivNow, arith::MulIOp::create(yb, yl, step, i32Const(yb, yl, stages - 1)));
+    IRMapping map;
+    map.map(ivNow, iv);
+    for (auto [k, j] : llvm::enumerate(carried))
+      map.map(nb->getArgument(1 + j), args[k]);
+    cloneSlice(yb, *slice, map);
+    Value inRange = arith::CmpIOp::create(yb, yl, arith::CmpIPredicate::slt, iv, ub);
+    issueCopies(yb, yl, rings, map, args[nAhead + 1], inRange);
+    SmallVector<Value> next;
+    for (unsigned j : carried)
+      next.push_back(map.lookupOrDefault(yield.getOperand(j)));
+    next.push_back(nextSlot(yb, yl, args[nAhead], stages));
+    next.push_back(nextSlot(yb, yl, args[nAhead + 1], stages));
+    return next;
+  };
+  rewriter.setInsertionPoint(loop);
+  FailureOr<LoopLikeOpInterface> grown =
+      loop.replaceWithAdditionalYields(rewriter, inits, /*replaceInitOperandUsesInLoop=*/false, fn);
+  if (failed(grown))
+    return failure();
+  auto newLoop = cast<scf::ForOp>(grown->getOperation());
+  Block *body = newLoop.getBody();
+  Value readSlot = body->getArgument(body->getNumArguments() - 2);
+
+  // Iteration i: wait for its copies, read the operands from its buffer.
+  OpBuilder ib = OpBuilder::atBlockBegin(body);
+  ttg::AsyncWaitOp::create(ib, loc, ttg::AsyncTokenType::get(ctx), ValueRange{}, int32_t(stages - 2));
+  for (const Ring &r : rings) {
+    tt::LoadOp load = r.load;
+    OpBuilder lb2(load);
+    Value view = ttg::MemDescIndexOp::create(lb2, load.getLoc(), r.slot, r.buffer, readSlot);
+    for (Operation *user : llvm::make_early_inc_range(load->getUsers())) {
+      auto cvt = dyn_cast<ttg::ConvertLayoutOp>(user);
+      if (!cvt || !isa<ttg::DotOperandEncodingAttr>(cvt.getType().getEncoding()))
+        continue;
+      OpBuilder cb(cvt);
+      Value v = ttg::LocalLoadOp::create(cb, cvt.getLoc(), cvt.getType(), view, Value());
+      cvt.replaceAllUsesWith(v);
+      cvt.erase();
+    }
+    if (!load->use_empty()) {
+      Value v = ttg::LocalLoadOp::create(lb2, load.getLoc(), load.getType(), view, Value());
+      load.replaceAllUsesWith(v);
+    }
+    load.erase();
+  }
+
+  // After the loop: nothing in flight, the rings freed.
+  OpBuilder ab(newLoop->getContext());
+  ab.setInsertionPointAfter(newLoop);
+  ttg::AsyncWaitOp::create(ab, loc, ttg::AsyncTokenType::get(ctx), ValueRange{}, 0);
+  for (const Ring &r : rings)
+    ttg::LocalDeallocOp::create(ab, loc, r.buffer);
+  return success();
+}
+
+struct PipelinePass : public mlir::tessera::impl::PipelineBase<PipelinePass> {
+  using PipelineBase::PipelineBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<scf::ForOp> loops;
+    module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    if (loops.empty())
+      return;
+    ModuleAxisInfo axis(module);
+    for (scf::ForOp loop : loops) {
+      int64_t stages = numStages;
+      if (auto attr = loop->getAttrOfType<IntegerAttr>("tt.num_stages"))
+        stages = attr.getInt();
+      if (stages < 2)
+        continue;
+      (void)pipelineLoop(loop, stages, axis);
+    }
+  }
+};
+
+} // namespace
