@@ -211,3 +211,59 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
     tt.return %s : tensor<64xf32, #ttg.slice<{dim = 1, parent = #acc}>>
   }
 }
+
+// -----
+
+// A pointer tile the loop bumps each iteration and only converts to the
+// load's layout is carried in that layout: one conversion before the loop
+// (and one of the invariant stride), none inside.
+// CHECK-LABEL: tt.func public @carried_pointers
+// CHECK: %[[P0:.*]] = ttg.convert_layout %arg0 : tensor<64x32x!tt.ptr<f16>, #{{[a-z0-9]+}}> -> tensor<64x32x!tt.ptr<f16>, #[[W:[a-z0-9]+]]>
+// CHECK: scf.for {{.*}} iter_args(%[[P:.*]] = %[[P0]], {{.*}}) -> (tensor<64x32x!tt.ptr<f16>, #[[W]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.load %[[P]] : tensor<64x32x!tt.ptr<f16>, #[[W]]>
+// CHECK: tt.addptr %[[P]], %{{.*}} : tensor<64x32x!tt.ptr<f16>, #[[W]]>
+// CHECK: scf.yield
+#def = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#wide = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @carried_pointers(%p: tensor<64x32x!tt.ptr<f16>, #def>, %n: i32) -> tensor<64x32xf16, #wide> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<32> : tensor<64x32xi32, #def>
+    %z = arith.constant dense<0.0> : tensor<64x32xf16, #wide>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%ptr = %p, %acc = %z) -> (tensor<64x32x!tt.ptr<f16>, #def>, tensor<64x32xf16, #wide>) : i32 {
+      %pw = ttg.convert_layout %ptr : tensor<64x32x!tt.ptr<f16>, #def> -> tensor<64x32x!tt.ptr<f16>, #wide>
+      %v = tt.load %pw : tensor<64x32x!tt.ptr<f16>, #wide>
+      %s = arith.addf %acc, %v : tensor<64x32xf16, #wide>
+      %next = tt.addptr %ptr, %step : tensor<64x32x!tt.ptr<f16>, #def>, tensor<64x32xi32, #def>
+      scf.yield %next, %s : tensor<64x32x!tt.ptr<f16>, #def>, tensor<64x32xf16, #wide>
+    }
+    tt.return %r#1 : tensor<64x32xf16, #wide>
+  }
+}
+
+// -----
+
+// Negative: the loop also stores through the pointers in their own layout,
+// so they stay carried in it and converted each iteration.
+// CHECK-LABEL: tt.func public @carried_pointers_used
+// CHECK: scf.for {{.*}} -> (tensor<64x32x!tt.ptr<f16>, #[[D:[a-z0-9]+]]>
+// CHECK: ttg.convert_layout %{{.*}} : tensor<64x32x!tt.ptr<f16>, #[[D]]> -> tensor<64x32x!tt.ptr<f16>, #{{[a-z0-9]+}}>
+#def = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#wide = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @carried_pointers_used(%p: tensor<64x32x!tt.ptr<f16>, #def>, %n: i32, %x: tensor<64x32xf16, #def>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<32> : tensor<64x32xi32, #def>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%ptr = %p) -> (tensor<64x32x!tt.ptr<f16>, #def>) : i32 {
+      %pw = ttg.convert_layout %ptr : tensor<64x32x!tt.ptr<f16>, #def> -> tensor<64x32x!tt.ptr<f16>, #wide>
+      %v = tt.load %pw : tensor<64x32x!tt.ptr<f16>, #wide>
+      tt.store %ptr, %x : tensor<64x32x!tt.ptr<f16>, #def>
+      %next = tt.addptr %ptr, %step : tensor<64x32x!tt.ptr<f16>, #def>, tensor<64x32xi32, #def>
+      scf.yield %next : tensor<64x32x!tt.ptr<f16>, #def>
+    }
+    tt.return
+  }
+}

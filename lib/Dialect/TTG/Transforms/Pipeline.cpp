@@ -202,6 +202,11 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
     if (copyContiguity(load, axis) * bytes >= 4)
       loads.push_back(load);
   }
+  // ... and whose operands can be computed ahead (not from loaded values).
+  llvm::erase_if(loads, [&](tt::LoadOp load) {
+    llvm::SetVector<unsigned> own;
+    return failed(addressSlice(loop, {load}, own));
+  });
   if (loads.empty())
     return failure();
   llvm::SetVector<unsigned> carried;
