@@ -9,10 +9,10 @@
 // layouts are the cuda backend's answer (mma.sync from sm_80).
 
 // A K loop: `acc + dot(a, b, 0)` becomes `dot(a, b, acc)`, the dot moves to
-// mma / dot_op layouts (64 rows: 4 warps over m), and the accumulator is
+// mma / dot_op layouts (64x64: 2x2 warps, the split that reads the fewest operand elements from shared memory), and the accumulator is
 // carried in the mma layout: its zero is made in that layout (the conversion
 // of a splat constant folds), one conversion after the loop.
-// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHECK: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // CHECK-LABEL: tt.func public @k_loop
 // CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #[[MMA]]>
 // CHECK: %[[LOOP:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64x64xf32, #[[MMA]]>)
@@ -115,3 +115,4 @@ tt.func public @fp8_dots(%pa: !tt.ptr<f8E5M2>, %pb: !tt.ptr<f8E4M3FN>, %pc: !tt.
   tt.store %rh, %h : tensor<64x64x!tt.ptr<f16>>
   tt.return
 }
+

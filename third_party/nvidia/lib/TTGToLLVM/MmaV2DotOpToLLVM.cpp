@@ -260,10 +260,28 @@ getMmaV2Warps(RankedTensorType aT, RankedTensorType bT, RankedTensorType cT,
     return std::nullopt;
   if (numWarpsInt < 1)
     return std::nullopt;
-  unsigned numWarps = numWarpsInt, wm = 1;
-  while (wm * 2 <= numWarps && 16 * int64_t(wm) * 2 <= M)
-    wm *= 2;
-  return std::make_pair(wm, numWarps / wm);
+  // Each warp reads the A rows and B columns of its tile from shared memory:
+  // A is read once per warp along N, B once per warp along M. Pick the split
+  // (wm x wn = numWarps, every warp at least one 16x8 instruction tile where
+  // the shape allows) that reads the fewest elements, M * wn + N * wm per K;
+  // ties go to more warps along M.
+  unsigned numWarps = numWarpsInt;
+  std::optional<std::pair<unsigned, unsigned>> best;
+  int64_t bestCost = 0;
+  for (unsigned wm = numWarps; wm >= 1; wm /= 2) {
+    unsigned wn = numWarps / wm;
+    if (wm * wn != numWarps)
+      continue;
+    bool fits = 16 * int64_t(wm) <= M && 8 * int64_t(wn) <= N;
+    int64_t cost = M * int64_t(wn) + N * int64_t(wm);
+    if (!fits)
+      cost += int64_t(1) << 40; // only when nothing fits: replicate rather than fail
+    if (!best || cost < bestCost) {
+      best = std::make_pair(wm, wn);
+      bestCost = cost;
+    }
+  }
+  return best;
 }
 
 std::optional<int64_t> getMmaV2ScratchBytes(Operation *op) {
