@@ -71,7 +71,8 @@ def _ttgir_pipeline(num_warps=4, threads_per_warp=32, num_ctas=1, target="cuda:9
     # python/tessera/backends/nvidia.py: ttgir_pipeline()
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
             f"num-ctas={num_ctas} target={target}}}, ttg-coalesce, ttg-remove-layout-conversions, "
-            f"ttg-accelerate-matmul, canonicalize, ttg-remove-layout-conversions, canonicalize, cse)")
+            f"ttg-accelerate-matmul, canonicalize, ttg-remove-layout-conversions, canonicalize, "
+            f"ttg-pipeline{{num-stages=3}}, cse)")
 
 
 def _read_assign(path, name):
