@@ -73,7 +73,7 @@ MembarAnalysis::Accesses MembarAnalysis::accessesOf(Operation *op) {
   } else if (auto store = dyn_cast<ttg::LocalStoreOp>(op)) {
     a.writes.push_back(rangeOf(store.getDst()));
   } else if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op)) {
-    a.writes.push_back(rangeOf(copy.getResult()));
+    a.writes.push_back(rangeOf(copy.getDst()));
   }
   return a;
 }

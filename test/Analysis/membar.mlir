@@ -191,3 +191,36 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Asynchronous copies write their destination buffer only: copies into two
+// different buffers need no barrier between them (negative), the reads of a
+// buffer after its copies need one, and a copy into a buffer that was read
+// needs one before it.
+// CHECK-LABEL: membar @async_copies: 2 barriers
+// CHECK-NEXT: barrier before ttg.local_load loc({{.*}}:[[@LINE+20]]:
+// CHECK-NEXT: barrier before ttg.async_copy_global_to_local loc({{.*}}:[[@LINE+20]]:
+// PASS-LABEL: tt.func public @async_copies
+// PASS: ttg.async_copy_global_to_local
+// PASS-NEXT: ttg.async_copy_global_to_local
+// PASS-NEXT: ttg.async_commit_group
+// PASS-NEXT: ttg.async_wait
+// PASS-NEXT: ttg.barrier
+// PASS-NEXT: ttg.local_load
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @async_copies(%p: tensor<64x32x!tt.ptr<f16>, #blocked>) -> tensor<64x32xf16, #blocked> {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc : () -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    %t1 = ttg.async_copy_global_to_local %p, %a : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+    %t2 = ttg.async_copy_global_to_local %p, %b : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t1, %t2
+    %w = ttg.async_wait %g {num = 0 : i32}
+    %v = ttg.local_load %a token %w : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> -> tensor<64x32xf16, #blocked>
+    %t3 = ttg.async_copy_global_to_local %p, %a : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+    tt.return %v : tensor<64x32xf16, #blocked>
+  }
+}
