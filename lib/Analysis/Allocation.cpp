@@ -64,7 +64,7 @@ void Allocation::addExplicit(Operation *alloc) {
   auto type = cast<ttg::MemDescType>(alloc->getResult(0).getType());
   int64_t align = 16;
   if (auto a = alloc->getAttrOfType<IntegerAttr>("alignment"))
-    align = std::max<int64_t>(a.getInt(), 1);
+    align = std::max<int64_t>(a.getInt(), 16); // vector accesses and ldmatrix assume 16
   int64_t start = points.lookup(alloc), end = start;
   // Every use, through views; a memdesc that leaves through a terminator or
   // a block argument (a loop-carried buffer) is kept to the end.

@@ -257,7 +257,7 @@ bool isKnownNonNegative(Value v, int depth = 12) {
   auto nonNeg = [&](Value w) { return isKnownNonNegative(w, depth - 1); };
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (forOp && arg == forOp.getInductionVar())
+    if (forOp && arg == forOp.getInductionVar() && !forOp.getUnsignedCmp())
       return nonNeg(forOp.getLowerBound()) && nonNeg(forOp.getStep());
     return false;
   }
@@ -271,8 +271,10 @@ bool isKnownNonNegative(Value v, int depth = 12) {
       return llvm::all_of(dense.getValues<APInt>(), [](const APInt &x) { return !x.isNegative(); });
     return false;
   }
-  if (isa<tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, arith::ExtUIOp>(op))
+  if (isa<tt::GetProgramIdOp, tt::GetNumProgramsOp, arith::ExtUIOp>(op))
     return true;
+  if (auto range = dyn_cast<tt::MakeRangeOp>(op))
+    return int32_t(range.getStart()) >= 0;
   if (isa<tt::SplatOp, tt::BroadcastOp, tt::ExpandDimsOp, tt::ReshapeOp, tt::TransOp,
           ttg::ConvertLayoutOp, arith::ExtSIOp, arith::IndexCastOp, arith::ShRSIOp>(op))
     return nonNeg(op->getOperand(0));
@@ -524,12 +526,20 @@ LogicalResult AxisInfoAnalysis::visitOperation(Operation *op,
     return std::nullopt;
   };
   if (isa<arith::DivSIOp, arith::DivUIOp>(op)) {
+    // A signed quotient truncates toward zero: (-8..-5) / 4 is -2, -1, -1, -1,
+    // not constant over the aligned run; only for a dividend known >= 0.
+    bool runsKept = isa<arith::DivUIOp>(op) || isKnownNonNegative(op->getOperand(0));
     if (auto c = powerOfTwoRhs()) {
-      AxisInfo r = divByPowerOfTwo(in(0), in(1), *c);
       std::optional<int64_t> folded = fold(in(0).getConstant(), in(1).getConstant(),
                                            [](int64_t x, int64_t y) { return std::optional<int64_t>(x / y); });
-      setAll(folded ? AxisInfo::constant(*folded, shapeOf(type)) : r);
-      return success();
+      if (folded && isa<arith::DivSIOp>(op)) {
+        setAll(AxisInfo::constant(*folded, shapeOf(type)));
+        return success();
+      }
+      if (runsKept) {
+        setAll(divByPowerOfTwo(in(0), in(1), *c));
+        return success();
+      }
     }
     setAll(constancyOnly(in(0), in(1), std::nullopt));
     return success();

@@ -369,6 +369,11 @@ tt.func public @remainder_runs(%n: i32 {tt.divisibility = 16 : i32}, %k: i32) {
   %c4 = arith.constant dense<4> : tensor<64xi32>
   // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
   %my4 = arith.remsi %y, %c4 : tensor<64xi32>
+  // Negative: a signed quotient truncates toward zero ((-8..-5) / 4 is -2, -1, -1, -1).
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %dy4 = arith.divsi %y, %c4 : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [4], constant_value = <none>}}
+  %dx4 = arith.divsi %x, %c4 : tensor<64xi32>
   // Negative: a divisor of unknown divisibility keeps no run.
   // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
   %mk = arith.remsi %x, %ks : tensor<64xi32>

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/bit.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 
@@ -143,7 +144,10 @@ void storeToBuffer(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter &t
   Type elt = tc.convertElementType(t.getElementType());
   int64_t bytes = bytesOf(t.getElementType());
   LinearLayout ll = toLinearLayout(t);
-  int32_t v = exchangeVector(x, ll, bytes);
+  BankModel limits;
+  if (t.getElementType().isInteger(1))
+    limits.maxVectorBytes = 1; // LLVM packs vectors of i1 into bits
+  int32_t v = exchangeVector(x, ll, bytes, limits);
   SmallVector<Value> elems = unpackStruct(b, loc, value);
   SmallVector<Value> offs = groupOffsets(b, loc, ti, x, ll, v);
   for (size_t r = 0; r < elems.size(); r += v) {
@@ -218,7 +222,10 @@ Value loadFromBuffer(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter 
     }
     return packStruct(b, loc, tc.convertType(t), out);
   }
-  int32_t v = exchangeVector(x, ll, bytes);
+  BankModel limits;
+  if (t.getElementType().isInteger(1))
+    limits.maxVectorBytes = 1; // LLVM packs vectors of i1 into bits
+  int32_t v = exchangeVector(x, ll, bytes, limits);
   SmallVector<Value> offs = groupOffsets(b, loc, ti, x, ll, v);
   for (size_t r = 0; r < out.size(); r += v) {
     Value addr = elementAddress(b, loc, ti, base, elt, offs[r / v]);
@@ -275,6 +282,9 @@ struct MemDescIndexConversion : public TesseraOpToLLVMPattern<ttg::MemDescIndexO
   LogicalResult matchAndRewrite(ttg::MemDescIndexOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     ttg::MemDescType t = op.getType();
+    auto srcType = cast<ttg::MemDescType>(op.getSrc().getType());
+    if (srcType.getAllocShape() != srcType.getShape())
+      return op.emitError("indexing a view of part of a larger buffer has no lowering yet");
     int64_t elems = 1;
     for (int64_t s : t.getShape())
       elems *= s;
@@ -352,9 +362,11 @@ struct AsyncCopyConversion : public TesseraOpToLLVMPattern<ttg::AsyncCopyGlobalT
     Type elt = tc.convertElementType(eltType);
     int64_t bytes = bytesOf(eltType);
     LinearLayout ll = toLinearLayout(ptrType);
+    // `contiguity` promises runs of consecutive addresses with equal mask
+    // bits; a power of two of them per copy.
     BankModel limits;
-    int32_t v = std::min<int32_t>(exchangeVector(*x, ll, bytes, limits),
-                                  std::max<int32_t>(1, int32_t(op.getContiguity())));
+    int32_t promised = int32_t(llvm::bit_floor(uint32_t(std::max<int32_t>(1, int32_t(op.getContiguity())))));
+    int32_t v = std::min<int32_t>(exchangeVector(*x, ll, bytes, limits), promised);
     bool async = ti.supportsAsyncCopy() && v * bytes >= 4;
     SmallVector<Value> ptrs = unpackStruct(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> masks;

@@ -348,6 +348,9 @@ struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayou
     ::tessera::LinearLayout srcLL = toLinearLayout(src), dstLL = toLinearLayout(dst);
     BankModel banks;
     banks.loadMatrices = x->ti.supportsLoadMatrices();
+    // LLVM packs vectors of i1 into bits: move booleans one at a time.
+    if (src.getElementType().isInteger(1))
+      banks.maxVectorBytes = 1;
     ExchangeLayout buf = chooseExchangeLayout(srcLL, dstLL, bytes, banks);
     // Writes.
     int64_t wv = buf.writeVector;

@@ -40,3 +40,23 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %y : tensor<32x128xf32, #b>
   }
 }
+
+// -----
+
+// Booleans move one at a time: LLVM packs vectors of i1 into bits, which the
+// other side, reading bytes, would not find.
+// CHECK-LABEL: llvm.func @bool_tile
+// CHECK-NOT: xi1>
+// CHECK: llvm.store {{.*}} : i1, !llvm.ptr<3>
+// CHECK-NOT: xi1>
+// CHECK: llvm.load {{.*}} : !llvm.ptr<3> -> i1
+// CHECK-NOT: xi1>
+// CHECK: llvm.return
+#rows = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @bool_tile(%x: tensor<64x64xi1, #rows>) -> tensor<64x64xi1, #cols> {
+    %y = ttg.convert_layout %x : tensor<64x64xi1, #rows> -> tensor<64x64xi1, #cols>
+    tt.return %y : tensor<64x64xi1, #cols>
+  }
+}

@@ -15,10 +15,10 @@
 // CHECK-LABEL: tt.func public @mm
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16, #[[SA]], #smem, mutable>
 // CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16, #[[SB]], #smem, mutable>
-// CHECK: arith.cmpi slt, %{{.*}}, %arg3 : i32
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
 // CHECK-COUNT-2: ttg.async_copy_global_to_local {{.*}} {contiguity = 8 : i32}
 // CHECK: ttg.async_commit_group
-// CHECK: arith.cmpi slt, %{{.*}}, %arg3 : i32
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
 // CHECK-COUNT-2: ttg.async_copy_global_to_local
 // CHECK: ttg.async_commit_group
 // CHECK: scf.for
@@ -27,7 +27,7 @@
 // CHECK: ttg.local_load {{.*}} -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0
 // CHECK: ttg.local_load {{.*}} -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1
 // CHECK: tt.dot
-// CHECK: arith.cmpi slt, %{{.*}}, %arg3 : i32
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : i64
 // CHECK-COUNT-2: ttg.async_copy_global_to_local
 // CHECK: ttg.async_commit_group
 // CHECK: scf.yield
@@ -272,6 +272,148 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %24 = tt.addptr %22, %23 : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
     %25 = ttg.convert_layout %17#0 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
     tt.store %24, %25 : tensor<64x64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+// -----
+
+// Negative: the loop stores every iteration; a load started ahead could miss
+// what the loop writes, so nothing is pipelined.
+// CHECK-LABEL: tt.func public @mm_stores
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: scf.for
+// CHECK: tt.load
+// CHECK: tt.store
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mm_stores(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg3: i32 {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %cst_0 = arith.constant dense<2048> : tensor<32x64xi32, #blocked>
+    %cst_1 = arith.constant dense<32> : tensor<64x32xi32, #blocked1>
+    %cst_2 = arith.constant dense<64> : tensor<64x1xi32, #blocked2>
+    %cst_3 = arith.constant dense<64> : tensor<32x1xi32, #blocked>
+    %c32_i32 = arith.constant 32 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked1}>>
+    %1 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked2}>>
+    %2 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %3 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked2}>>
+    %4 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked1}>>
+    %5 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %6 = tt.expand_dims %0 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked1}>> -> tensor<64x1xi32, #blocked1>
+    %7 = tt.expand_dims %1 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked2}>> -> tensor<64x1xi32, #blocked2>
+    %8 = tt.splat %arg3 : i32 -> tensor<64x1xi32, #blocked1>
+    %9 = arith.muli %6, %8 : tensor<64x1xi32, #blocked1>
+    %10 = tt.splat %arg0 : !tt.ptr<f16> -> tensor<64x1x!tt.ptr<f16>, #blocked1>
+    %11 = tt.addptr %10, %9 : tensor<64x1x!tt.ptr<f16>, #blocked1>, tensor<64x1xi32, #blocked1>
+    %12 = tt.expand_dims %4 {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x32xi32, #blocked1>
+    %13 = tt.broadcast %11 : tensor<64x1x!tt.ptr<f16>, #blocked1> -> tensor<64x32x!tt.ptr<f16>, #blocked1>
+    %14 = tt.broadcast %12 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %15 = tt.addptr %13, %14 : tensor<64x32x!tt.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %16 = tt.expand_dims %5 {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<32x1xi32, #blocked>
+    %17 = arith.muli %16, %cst_3 : tensor<32x1xi32, #blocked>
+    %18 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>, #blocked>
+    %19 = tt.addptr %18, %17 : tensor<32x1x!tt.ptr<f16>, #blocked>, tensor<32x1xi32, #blocked>
+    %20 = tt.expand_dims %2 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %21 = tt.expand_dims %3 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked2}>> -> tensor<1x64xi32, #blocked2>
+    %22 = tt.broadcast %19 : tensor<32x1x!tt.ptr<f16>, #blocked> -> tensor<32x64x!tt.ptr<f16>, #blocked>
+    %23 = tt.broadcast %20 : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %24 = tt.addptr %22, %23 : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+    %25 = arith.muli %7, %cst_2 : tensor<64x1xi32, #blocked2>
+    %26 = tt.splat %arg2 : !tt.ptr<f32> -> tensor<64x1x!tt.ptr<f32>, #blocked2>
+    %27 = tt.addptr %26, %25 : tensor<64x1x!tt.ptr<f32>, #blocked2>, tensor<64x1xi32, #blocked2>
+    %28 = tt.broadcast %27 : tensor<64x1x!tt.ptr<f32>, #blocked2> -> tensor<64x64x!tt.ptr<f32>, #blocked2>
+    %29 = tt.broadcast %21 : tensor<1x64xi32, #blocked2> -> tensor<64x64xi32, #blocked2>
+    %30 = tt.addptr %28, %29 : tensor<64x64x!tt.ptr<f32>, #blocked2>, tensor<64x64xi32, #blocked2>
+    %31:3 = scf.for %arg4 = %c0_i32 to %arg3 step %c32_i32 iter_args(%arg5 = %15, %arg6 = %cst, %arg7 = %24) -> (tensor<64x32x!tt.ptr<f16>, #blocked1>, tensor<64x64xf32, #mma>, tensor<32x64x!tt.ptr<f16>, #blocked>)  : i32 {
+      %32 = tt.load %arg5 : tensor<64x32x!tt.ptr<f16>, #blocked1>
+      %33 = tt.load %arg7 : tensor<32x64x!tt.ptr<f16>, #blocked>
+      %34 = ttg.convert_layout %32 : tensor<64x32xf16, #blocked1> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %35 = ttg.convert_layout %33 : tensor<32x64xf16, #blocked> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %36 = tt.dot %34, %35, %arg6, inputPrecision = tf32 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      %37 = ttg.convert_layout %36 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked2>
+      tt.store %30, %37 : tensor<64x64x!tt.ptr<f32>, #blocked2>
+      %38 = tt.addptr %arg5, %cst_1 : tensor<64x32x!tt.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %39 = tt.addptr %arg7, %cst_0 : tensor<32x64x!tt.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+      scf.yield %38, %36, %39 : tensor<64x32x!tt.ptr<f16>, #blocked1>, tensor<64x64xf32, #mma>, tensor<32x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return
+  }
+}
+// -----
+
+// A's columns need k // D, a division that may trap for iterations past the
+// end: A keeps its load, B is pipelined (3 stages: 2 + 1 copies).
+// CHECK-LABEL: tt.func public @mm_divide
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x32x64xf16
+// CHECK-NOT: ttg.local_alloc
+// CHECK-COUNT-2: ttg.async_copy_global_to_local
+// CHECK: scf.for
+// CHECK: arith.divsi
+// CHECK: tt.load
+// CHECK-COUNT-1: ttg.async_copy_global_to_local
+// CHECK: scf.yield
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @mm_divide(%arg0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %arg3: i32 {tt.divisibility = 16 : i32}, %arg4: i32) attributes {noinline = false} {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %cst_0 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %cst_1 = arith.constant dense<2048> : tensor<32x64xi32, #blocked1>
+    %cst_2 = arith.constant dense<64> : tensor<32x1xi32, #blocked1>
+    %c32_i32 = arith.constant 32 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %0 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked1}>>
+    %1 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %2 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked2}>>
+    %3 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %4 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked1}>>
+    %5 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked2}>>
+    %6 = tt.expand_dims %4 {axis = 1 : i32} : tensor<32xi32, #ttg.slice<{dim = 1, parent = #blocked1}>> -> tensor<32x1xi32, #blocked1>
+    %7 = arith.muli %6, %cst_2 : tensor<32x1xi32, #blocked1>
+    %8 = tt.splat %arg1 : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>, #blocked1>
+    %9 = tt.addptr %8, %7 : tensor<32x1x!tt.ptr<f16>, #blocked1>, tensor<32x1xi32, #blocked1>
+    %10 = tt.expand_dims %0 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x64xi32, #blocked1>
+    %11 = tt.expand_dims %1 {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %12 = tt.broadcast %9 : tensor<32x1x!tt.ptr<f16>, #blocked1> -> tensor<32x64x!tt.ptr<f16>, #blocked1>
+    %13 = tt.broadcast %10 : tensor<1x64xi32, #blocked1> -> tensor<32x64xi32, #blocked1>
+    %14 = tt.addptr %12, %13 : tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<32x64xi32, #blocked1>
+    %15 = tt.expand_dims %2 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked2}>> -> tensor<64x1xi32, #blocked2>
+    %16 = tt.splat %arg3 : i32 -> tensor<64x1xi32, #blocked2>
+    %17 = arith.muli %15, %16 : tensor<64x1xi32, #blocked2>
+    %18 = tt.splat %arg0 : !tt.ptr<f16> -> tensor<64x1x!tt.ptr<f16>, #blocked2>
+    %19 = tt.addptr %18, %17 : tensor<64x1x!tt.ptr<f16>, #blocked2>, tensor<64x1xi32, #blocked2>
+    %20 = tt.broadcast %19 : tensor<64x1x!tt.ptr<f16>, #blocked2> -> tensor<64x32x!tt.ptr<f16>, #blocked2>
+    %21:2 = scf.for %arg5 = %c0_i32 to %arg3 step %c32_i32 iter_args(%arg6 = %cst, %arg7 = %14) -> (tensor<64x64xf32, #mma>, tensor<32x64x!tt.ptr<f16>, #blocked1>)  : i32 {
+      %30 = arith.divsi %arg5, %arg4 : i32
+      %31 = arith.muli %30, %c32_i32 : i32
+      %32 = tt.splat %31 : i32 -> tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked2}>>
+      %33 = arith.addi %32, %5 : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked2}>>
+      %34 = tt.expand_dims %33 {axis = 0 : i32} : tensor<32xi32, #ttg.slice<{dim = 0, parent = #blocked2}>> -> tensor<1x32xi32, #blocked2>
+      %35 = tt.broadcast %34 : tensor<1x32xi32, #blocked2> -> tensor<64x32xi32, #blocked2>
+      %36 = tt.addptr %20, %35 : tensor<64x32x!tt.ptr<f16>, #blocked2>, tensor<64x32xi32, #blocked2>
+      %37 = tt.load %36 : tensor<64x32x!tt.ptr<f16>, #blocked2>
+      %38 = tt.load %arg7 : tensor<32x64x!tt.ptr<f16>, #blocked1>
+      %39 = ttg.convert_layout %37 : tensor<64x32xf16, #blocked2> -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %40 = ttg.convert_layout %38 : tensor<32x64xf16, #blocked1> -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+      %41 = tt.dot %39, %40, %arg6, inputPrecision = tf32 : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      %42 = tt.addptr %arg7, %cst_1 : tensor<32x64x!tt.ptr<f16>, #blocked1>, tensor<32x64xi32, #blocked1>
+      scf.yield %41, %42 : tensor<64x64xf32, #mma>, tensor<32x64x!tt.ptr<f16>, #blocked1>
+    }
+    %22 = tt.expand_dims %3 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %23 = arith.muli %22, %cst_0 : tensor<64x1xi32, #blocked>
+    %24 = tt.splat %arg2 : !tt.ptr<f32> -> tensor<64x1x!tt.ptr<f32>, #blocked>
+    %25 = tt.addptr %24, %23 : tensor<64x1x!tt.ptr<f32>, #blocked>, tensor<64x1xi32, #blocked>
+    %26 = tt.broadcast %25 : tensor<64x1x!tt.ptr<f32>, #blocked> -> tensor<64x64x!tt.ptr<f32>, #blocked>
+    %27 = tt.broadcast %11 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %28 = tt.addptr %26, %27 : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
+    %29 = ttg.convert_layout %21#0 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    tt.store %28, %29 : tensor<64x64x!tt.ptr<f32>, #blocked>
     tt.return
   }
 }

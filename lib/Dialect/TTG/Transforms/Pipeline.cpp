@@ -18,8 +18,10 @@
 // volatile, whose copies move at least 4 bytes at a time (AxisInfo), whose pointer, mask and `other` are computed from loop-invariant
 // values, the induction variable, and loop-carried values that are
 // themselves advanced only from such values (pointers bumped by a stride) —
-// so they can be computed S - 1 iterations ahead. Anything else keeps its
-// loop as it is. The number of stages is the loop's `tt.num_stages`
+// so they can be computed S - 1 iterations ahead (by ops free to speculate:
+// they also run for iterations past the end). Loops that write memory
+// (stores, atomics, calls), count with unsigned comparisons or have a
+// non-i32 induction variable keep their form, as do the other loads. The number of stages is the loop's `tt.num_stages`
 // (tl.range(..., num_stages=)) or the pass option (the launch's num_stages);
 // fewer than 2 leaves the loop alone.
 //
@@ -100,7 +102,9 @@ FailureOr<SmallVector<Operation *>> addressSlice(scf::ForOp loop, ArrayRef<tt::L
     Operation *def = v.getDefiningOp();
     if (!loop->isAncestor(def))
       continue; // loop-invariant
-    if (def->getBlock() != body || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    // Run for iterations ahead (also past the end): only ops that are free to
+    // speculate (no memory effects, no division that may trap).
+    if (def->getBlock() != body || def->getNumRegions() != 0 || !isPure(def))
       return failure();
     if (ops.insert(def))
       for (Value operand : def->getOperands())
@@ -169,6 +173,18 @@ Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(v)));
 }
 
+/// Whether iteration `iv + ahead * step` exists (iv < ub), computed in 64
+/// bits so that stepping past the end cannot wrap around.
+Value inRangeAhead(OpBuilder &b, Location loc, Value iv, Value step, Value ub, int64_t ahead) {
+  Type i64 = b.getI64Type();
+  Value iv64 = arith::ExtSIOp::create(b, loc, i64, iv);
+  Value step64 = arith::ExtSIOp::create(b, loc, i64, step);
+  Value ub64 = arith::ExtSIOp::create(b, loc, i64, ub);
+  Value k = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(ahead));
+  Value at = arith::AddIOp::create(b, loc, iv64, arith::MulIOp::create(b, loc, step64, k));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, ub64);
+}
+
 /// (x + 1) % n for 0 <= x < n.
 Value nextSlot(OpBuilder &b, Location loc, Value x, int64_t n) {
   Value inc = arith::AddIOp::create(b, loc, x, i32Const(b, loc, 1));
@@ -186,13 +202,41 @@ int32_t copyContiguity(tt::LoadOp load, const ModuleAxisInfo &axis) {
   int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
   int64_t c = std::min<int64_t>(blocked.getSizePerThread()[fast],
                                 axis.getVectorElements(load.getPtr(), fast, bytes));
-  if (Value m = load.getMask())
-    c = std::min<int64_t>(c, axis.get(m).getConstancy(fast));
+  if (Value m = load.getMask()) {
+    AxisInfo info = axis.get(m);
+    c = info.isInitialized() && info.getRank() > fast ? std::min<int64_t>(c, info.getConstancy(fast)) : 1;
+  }
   return int32_t(std::max<int64_t>(1, c));
 }
 
+/// Whether the loop may write memory (stores, atomics, calls, …): a load
+/// started iterations ahead would then miss what the loop writes before it.
+bool writesMemory(scf::ForOp loop) {
+  bool writes = false;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<tt::LoadOp>(op) || isMemoryEffectFree(op) || isa<scf::YieldOp>(op))
+      return WalkResult::advance();
+    auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!iface) {
+      if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return WalkResult::advance(); // its nested ops are visited
+      writes = true;
+      return WalkResult::interrupt();
+    }
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (auto &e : effects)
+      if (!isa<MemoryEffects::Read>(e.getEffect())) {
+        writes = true;
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return writes;
+}
+
 LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo &axis) {
-  if (!loop.getInductionVar().getType().isInteger(32))
+  if (!loop.getInductionVar().getType().isInteger(32) || loop.getUnsignedCmp() || writesMemory(loop))
     return failure();
   // Only loads whose copies can run in the background (at least 4 bytes per
   // copy): the others stay where they are.
@@ -246,7 +290,7 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
     for (auto [k, j] : llvm::enumerate(carried))
       map.map(loop.getRegionIterArgs()[j], cur[k]);
     cloneSlice(b, *slice, map);
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, ub);
+    Value inRange = inRangeAhead(b, loc, lb, step, ub, s);
     issueCopies(b, loc, rings, map, i32Const(b, loc, s), inRange);
     for (auto [k, j] : llvm::enumerate(carried))
       cur[k] = map.lookupOrDefault(yield.getOperand(j));
@@ -258,8 +302,9 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
   inits.push_back(i32Const(b, loc, stages - 1));
   unsigned nAhead = carried.size();
   IRRewriter rewriter(ctx);
-  // Runs in the grown loop's body (the old one's ops moved there, its block
-  // arguments replaced by the new block's).
+  // Builds the copies of iteration i + S - 1 at the end of the body; the block
+  // it is called in holds the induction variable and the carried values
+  // (mergeBlocks remaps them into the grown loop afterwards).
   auto fn = [&](OpBuilder &yb, Location yl, ArrayRef<BlockArgument> args) -> SmallVector<Value> {
     Block *nb = yb.getInsertionBlock();
     Value ivNow = nb->getArgument(0);
@@ -270,7 +315,7 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
     for (auto [k, j] : llvm::enumerate(carried))
       map.map(nb->getArgument(1 + j), args[k]);
     cloneSlice(yb, *slice, map);
-    Value inRange = arith::CmpIOp::create(yb, yl, arith::CmpIPredicate::slt, iv, ub);
+    Value inRange = inRangeAhead(yb, yl, ivNow, step, ub, stages - 1);
     issueCopies(yb, yl, rings, map, args[nAhead + 1], inRange);
     SmallVector<Value> next;
     for (unsigned j : carried)
@@ -328,13 +373,15 @@ struct PipelinePass : public mlir::tessera::impl::PipelineBase<PipelinePass> {
     module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     if (loops.empty())
       return;
-    ModuleAxisInfo axis(module);
     for (scf::ForOp loop : loops) {
       int64_t stages = numStages;
       if (auto attr = loop->getAttrOfType<IntegerAttr>("tt.num_stages"))
         stages = attr.getInt();
       if (stages < 2)
         continue;
+      // Facts of the module as it is now (an inner loop pipelined before
+      // changed the values an outer one sees).
+      ModuleAxisInfo axis(module);
       (void)pipelineLoop(loop, stages, axis);
     }
   }
