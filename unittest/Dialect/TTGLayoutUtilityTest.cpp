@@ -21,6 +21,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::tessera;
 
@@ -92,6 +94,65 @@ TEST_F(LayoutUtility, ConversionBytes) {
   moved->erase();
   same->erase();
   src->erase();
+}
+
+/// The operand buffers of ttg-pipeline (getOperandSharedEncoding), for 1-, 2-
+/// and 4-byte elements (fp8, fp16/bf16, tf32/fp32 operands): every element
+/// has one offset; each 16-byte run along the fastest dim is whole and
+/// aligned; and the runs at one column of any 8 consecutive rows fall in 8
+/// different 16-byte groups of a 128-byte row of banks, so 8 lanes reading
+/// them (an ldmatrix phase, or 16-byte vector reads) have no bank conflict.
+TEST_F(LayoutUtility, OperandBuffersSpreadRowsOverTheBanks) {
+  struct Case {
+    SmallVector<int64_t> shape;
+    unsigned bits;
+    SmallVector<unsigned> order;
+  };
+  std::vector<Case> cases = {
+      {{64, 32}, 16, {1, 0}},  {{32, 64}, 16, {1, 0}}, {{32, 128}, 16, {1, 0}},
+      {{64, 16}, 16, {1, 0}},  {{128, 16}, 32, {1, 0}}, {{64, 64}, 32, {1, 0}},
+      {{64, 64}, 8, {1, 0}},   {{32, 128}, 8, {1, 0}},  {{16, 128}, 16, {0, 1}},
+      {{128, 32}, 16, {0, 1}}, {{32, 32}, 32, {0, 1}},
+  };
+  for (const Case &c : cases) {
+    Type elt = c.bits == 8 ? Type(IntegerType::get(&ctx, 8))
+                           : c.bits == 16 ? Type(Float16Type::get(&ctx)) : Type(Float32Type::get(&ctx));
+    auto blocked = getBlockedEncoding(&ctx, c.shape, {1, 1}, c.order, 4, 32);
+    auto type = RankedTensorType::get(c.shape, elt, blocked);
+    auto enc = getOperandSharedEncoding(type);
+    std::optional<::tessera::LinearLayout> ll = toSharedLinearLayout(c.shape, enc);
+    ASSERT_TRUE(ll.has_value());
+    int64_t bytes = c.bits / 8, n = c.shape[0] * c.shape[1];
+    unsigned fast = c.order[0], slow = c.order[1];
+    int64_t rows = c.shape[slow], inner = c.shape[fast];
+    // offset of (row, col) along (slow, fast), by inverting the layout
+    std::vector<int64_t> offset(n, -1);
+    for (int32_t o = 0; o < n; ++o) {
+      auto coords = ll->apply({{"offset", o}});
+      int64_t row = coords[slow].second, col = coords[fast].second;
+      ASSERT_EQ(offset[row * inner + col], -1) << "two offsets for one element";
+      offset[row * inner + col] = o;
+    }
+    int64_t vec = enc.getVec();
+    EXPECT_EQ(vec * bytes, std::min<int64_t>(16, inner * bytes));
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t col = 0; col < inner; col += vec) {
+        int64_t base = offset[r * inner + col];
+        EXPECT_EQ(base % vec, 0);
+        for (int64_t i = 1; i < vec; ++i)
+          EXPECT_EQ(offset[r * inner + col + i], base + i);
+      }
+    if (inner * bytes < 16)
+      continue;
+    for (int64_t r0 = 0; r0 + 8 <= rows; r0 += 8)
+      for (int64_t col = 0; col < inner; col += vec) {
+        std::set<int64_t> slots;
+        for (int64_t r = r0; r < r0 + 8; ++r)
+          slots.insert((offset[r * inner + col] * bytes / 16) % 8);
+        EXPECT_EQ(slots.size(), 8u) << c.shape[0] << "x" << c.shape[1] << " " << c.bits
+                                    << "-bit, rows " << r0 << "+8, column " << col;
+      }
+  }
 }
 
 } // namespace

@@ -31,6 +31,7 @@
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "tessera/Dialect/TTG/Transforms/Passes.h"
+#include "tessera/Dialect/TTG/Transforms/Utility.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -113,22 +114,6 @@ FailureOr<SmallVector<Operation *>> addressSlice(scf::ForOp loop, ArrayRef<tt::L
   SmallVector<Operation *> ordered(ops.begin(), ops.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   return ordered;
-}
-
-/// The shared layout of a ring buffer for an operand tile of `type`: its
-/// fastest dim kept in 16-byte runs, runs of consecutive rows XORed over the
-/// 128 bytes of a row of banks.
-ttg::SwizzledSharedEncodingAttr operandShared(RankedTensorType type) {
-  auto blocked = cast<ttg::BlockedEncodingAttr>(type.getEncoding());
-  SmallVector<unsigned> order(blocked.getOrder());
-  int64_t bytes = std::max<int64_t>(1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
-  int64_t inner = type.getDimSize(order[0]);
-  unsigned vec = unsigned(std::max<int64_t>(1, std::min<int64_t>(16 / bytes, inner)));
-  unsigned perPhase = unsigned(std::max<int64_t>(1, 128 / (inner * bytes)));
-  unsigned maxPhase = unsigned(std::max<int64_t>(1, std::min<int64_t>(inner / vec, 8 / perPhase)));
-  MLIRContext *ctx = type.getContext();
-  return ttg::SwizzledSharedEncodingAttr::get(ctx, vec, perPhase, maxPhase, order,
-                                              ttg::CTALayoutAttr::getDefault(ctx, 2));
 }
 
 struct Ring {
@@ -268,7 +253,7 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
   SmallVector<Ring> rings;
   for (tt::LoadOp load : loads) {
     auto type = cast<RankedTensorType>(load.getType());
-    auto enc = operandShared(type);
+    auto enc = getOperandSharedEncoding(type);
     SmallVector<int64_t> shape{stages};
     shape.append(type.getShape().begin(), type.getShape().end());
     auto bufType = ttg::MemDescType::get(shape, type.getElementType(), enc, smem, /*mutable=*/true);

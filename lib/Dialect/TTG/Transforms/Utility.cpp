@@ -224,3 +224,16 @@ private:
 void mlir::tessera::rematerializeConversions(ModuleOp module, bool rematerializeLoads) {
   Rematerializer(module.getContext(), rematerializeLoads).run(module);
 }
+
+ttg::SwizzledSharedEncodingAttr mlir::tessera::getOperandSharedEncoding(RankedTensorType type) {
+  auto blocked = cast<ttg::BlockedEncodingAttr>(type.getEncoding());
+  SmallVector<unsigned> order(blocked.getOrder());
+  int64_t bytes = std::max<int64_t>(1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
+  int64_t inner = type.getDimSize(order[0]);
+  unsigned vec = unsigned(std::max<int64_t>(1, std::min<int64_t>(16 / bytes, inner)));
+  unsigned perPhase = unsigned(std::max<int64_t>(1, 128 / (inner * bytes)));
+  unsigned maxPhase = unsigned(std::max<int64_t>(1, std::min<int64_t>(inner / vec, 8 / perPhase)));
+  MLIRContext *ctx = type.getContext();
+  return ttg::SwizzledSharedEncodingAttr::get(ctx, vec, perPhase, maxPhase, order,
+                                              ttg::CTALayoutAttr::getDefault(ctx, 2));
+}

@@ -25,6 +25,15 @@ ttg::BlockedEncodingAttr transposeBlocked(ttg::BlockedEncodingAttr src, ArrayRef
 /// The inverse: the source layout that gives `result` after tt.trans.
 ttg::BlockedEncodingAttr untransposeBlocked(ttg::BlockedEncodingAttr result, ArrayRef<int32_t> perm);
 
+/// The shared layout of a buffer holding a tile of `type` (a 2-d tensor in a
+/// blocked layout) for tensor-core operand reads: runs of 16 bytes along the
+/// blocked order's fastest dim kept whole, the run index of row r XORed with
+/// (r / perPhase) % maxPhase so that 8 consecutive rows' runs at the same
+/// column fall in 8 different 16-byte groups of the 128 bytes of banks
+/// (perPhase = rows per 128 bytes, maxPhase = the distinct phases a row has
+/// room for).
+ttg::SwizzledSharedEncodingAttr getOperandSharedEncoding(RankedTensorType type);
+
 /// Ops that compute each result element from the operand elements at the same
 /// position (arith, math, pointer arithmetic, casts, pure extern calls): they
 /// take any layout, the same for all their tensor operands and results.
