@@ -136,10 +136,15 @@ void Allocation::assignOffsets() {
   std::vector<unsigned> order(buffers.size());
   for (unsigned i = 0; i < order.size(); ++i)
     order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+  // Largest first, then earliest, then in creation order: a total order, so
+  // std::sort is deterministic (std::stable_sort's temporary buffer is
+  // deprecated in libstdc++ 12 and was the build's only warning).
+  std::sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
     if (buffers[a].size != buffers[b].size)
       return buffers[a].size > buffers[b].size;
-    return buffers[a].start < buffers[b].start;
+    if (buffers[a].start != buffers[b].start)
+      return buffers[a].start < buffers[b].start;
+    return a < b;
   });
   std::vector<unsigned> placed;
   for (unsigned i : order) {
