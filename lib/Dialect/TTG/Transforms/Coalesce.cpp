@@ -101,10 +101,17 @@ struct CoalescePass : public mlir::tessera::impl::CoalesceBase<CoalescePass> {
         continue;
       int64_t elementBytes = std::max<unsigned>(pointee.getIntOrFloatBitWidth() / 8, 1);
       unsigned rank = type.getRank();
-      // Dims by contiguity, most contiguous first; ties keep the current order.
+      // Dims by contiguity, most contiguous first; ties keep the current order
+      // (std::sort on a total order: std::stable_sort's temporary buffer is
+      // deprecated in libstdc++ 12).
       SmallVector<unsigned> order(current.getOrder());
-      std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
-        return info.getContiguity(a) > info.getContiguity(b);
+      SmallVector<unsigned> position(rank);
+      for (auto [i, d] : llvm::enumerate(order))
+        position[d] = unsigned(i);
+      std::sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+        if (info.getContiguity(a) != info.getContiguity(b))
+          return info.getContiguity(a) > info.getContiguity(b);
+        return position[a] < position[b];
       });
       unsigned fastest = order[0];
       int64_t threads = int64_t(numWarps) * threadsPerWarp;
