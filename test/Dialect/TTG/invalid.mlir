@@ -892,3 +892,24 @@ tt.func @g(%a: tensor<64xf32, #big>) {
 tt.func @h(%a: tensor<63xf32, #b1>) {
   tt.return
 }
+
+// -----
+
+// expected-error @+1 {{expected 'lane' of #ttg.linear to be a list of bases (lists of integers of one length), but it is [[0, 2, 1]]}}
+#l1 = #ttg.linear<{register = [[0, 1]], lane = [[0, 2, 1]], warp = [], block = []}>
+
+// -----
+
+#l2 = #ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], warp = [], block = []}>
+// expected-error @+1 {{#ttg.linear has a basis entry 8 along dim 1, outside the tensor's size 8}}
+tt.func @linear_outside(%a: tensor<8x8xf32, #l2>) {
+  tt.return
+}
+
+// -----
+
+#l3 = #ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 1], [1, 0], [2, 0], [4, 0], [0, 0]], warp = [], block = []}>
+// expected-error @+1 {{#ttg.linear's bases reach only 2^5 of the tensor's 2^6 elements}}
+tt.func @linear_gap(%a: tensor<8x8xf32, #l3>) {
+  tt.return
+}

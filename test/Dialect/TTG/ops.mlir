@@ -157,3 +157,15 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     tt.return
   }
 }
+
+// -----
+
+// #ttg.linear: a layout given by its bases (Triton prints it for layouts no
+// other encoding names); aliased #linear.
+// CHECK: #[[L:linear[0-9]*]] = #ttg.linear<{register = {{\[\[}}0, 1], [0, 8]], lane = {{\[\[}}0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[\[}}8, 0], [0, 16]], block = []}>
+// CHECK-LABEL: tt.func @linear_layout
+// CHECK-SAME: tensor<16x32xf16, #[[L]]>
+#linear = #ttg.linear<{register = [[0, 1], [0, 8]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [0, 16]], block = []}>
+tt.func @linear_layout(%x: tensor<16x32xf16, #linear>) -> tensor<16x32xf16, #linear> {
+  tt.return %x : tensor<16x32xf16, #linear>
+}

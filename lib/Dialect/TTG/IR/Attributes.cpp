@@ -225,6 +225,152 @@ LogicalResult BlockedEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
 }
 
 //===----------------------------------------------------------------------===//
+// LinearEncodingAttr
+//===----------------------------------------------------------------------===//
+
+static constexpr const char *kLinearInDims[4] = {"register", "lane", "warp", "block"};
+
+LogicalResult LinearEncodingAttr::verify(EmitErrorFn emitError, unsigned rank,
+                                         ArrayRef<int32_t> registerBases,
+                                         ArrayRef<int32_t> laneBases, ArrayRef<int32_t> warpBases,
+                                         ArrayRef<int32_t> blockBases) {
+  if (rank == 0)
+    return emitError() << "#ttg.linear needs bases of at least one entry (the rank)";
+  ArrayRef<int32_t> all[4] = {registerBases, laneBases, warpBases, blockBases};
+  for (int i = 0; i < 4; ++i) {
+    if (all[i].size() % rank)
+      return emitError() << "#ttg.linear: every basis needs " << rank << " entries (the rank), but '"
+                         << kLinearInDims[i] << "' has " << all[i].size() << " entries in all";
+    for (int32_t v : all[i])
+      if (v < 0)
+        return emitError() << "#ttg.linear: basis entries are coordinates (>= 0), but '"
+                           << kLinearInDims[i] << "' has " << v;
+  }
+  if (!blockBases.empty() && llvm::any_of(blockBases, [](int32_t v) { return v != 0; }))
+    return emitError() << "#ttg.linear: only one CTA per cluster is supported (block bases must be 0)";
+  return success();
+}
+
+Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.linear");
+  if (body.parse())
+    return {};
+  SmallVector<int32_t> flat[4];
+  int64_t rank = -1;
+  for (int i = 0; i < 4; ++i) {
+    Attribute attr;
+    if (body.getAttribute(kLinearInDims[i], attr))
+      return {};
+    auto complain = [&] {
+      parser.emitError(body.getLoc()) << "expected '" << kLinearInDims[i]
+                                      << "' of #ttg.linear to be a list of bases (lists of "
+                                         "integers of one length), but it is "
+                                      << attr;
+      return Attribute();
+    };
+    auto list = dyn_cast<ArrayAttr>(attr);
+    if (!list)
+      return complain();
+    for (Attribute basis : list) {
+      auto entries = dyn_cast<ArrayAttr>(basis);
+      if (!entries || (rank >= 0 && int64_t(entries.size()) != rank))
+        return complain();
+      rank = entries.size();
+      for (Attribute e : entries) {
+        auto integer = dyn_cast<IntegerAttr>(e);
+        if (!integer)
+          return complain();
+        flat[i].push_back(int32_t(integer.getInt()));
+      }
+    }
+  }
+  if (body.finish())
+    return {};
+  if (rank <= 0) {
+    parser.emitError(body.getLoc()) << "#ttg.linear needs at least one basis (its rank)";
+    return {};
+  }
+  return getChecked(body.emitErrorFn(), parser.getContext(), unsigned(rank), flat[0], flat[1],
+                    flat[2], flat[3]);
+}
+
+void LinearEncodingAttr::print(AsmPrinter &printer) const {
+  ArrayRef<int32_t> all[4] = {getRegisterBases(), getLaneBases(), getWarpBases(), getBlockBases()};
+  printer << "<{";
+  for (int i = 0; i < 4; ++i) {
+    if (i)
+      printer << ", ";
+    printer << kLinearInDims[i] << " = [";
+    for (size_t b = 0; b < all[i].size(); b += getRank()) {
+      if (b)
+        printer << ", ";
+      printer << "[";
+      llvm::interleaveComma(all[i].slice(b, getRank()), printer);
+      printer << "]";
+    }
+    printer << "]";
+  }
+  printer << "}>";
+}
+
+SmallVector<unsigned> LinearEncodingAttr::getCTAsPerCGA() const {
+  return SmallVector<unsigned>(getRank(), 1);
+}
+SmallVector<unsigned> LinearEncodingAttr::getCTASplitNum() const {
+  return SmallVector<unsigned>(getRank(), 1);
+}
+SmallVector<unsigned> LinearEncodingAttr::getCTAOrder() const {
+  SmallVector<unsigned> order;
+  for (unsigned d = getRank(); d-- > 0;)
+    order.push_back(d);
+  return order;
+}
+
+LogicalResult LinearEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                                 EmitErrorFn emitError) const {
+  if (failed(verifyTensorRank(emitError, *this, getRank(), shape)))
+    return failure();
+  // Every entry within the shape, and the bases reaching every element: the
+  // span over GF(2) of the flattened coordinates has all log2(numel) bits.
+  SmallVector<int> bits;
+  int total = 0;
+  for (int64_t s : shape) {
+    if (s <= 0 || (s & (s - 1)))
+      return emitError() << "#ttg.linear needs a shape of powers of two";
+    bits.push_back(llvm::Log2_64(s));
+    total += bits.back();
+  }
+  uint64_t pivot[64] = {};
+  int spanned = 0;
+  for (ArrayRef<int32_t> list : {getRegisterBases(), getLaneBases(), getWarpBases()})
+    for (size_t b = 0; b < list.size(); b += getRank()) {
+      uint64_t flat = 0;
+      int shift = 0;
+      for (unsigned d = 0; d < getRank(); ++d) {
+        if (list[b + d] >= shape[d])
+          return emitError() << "#ttg.linear has a basis entry " << list[b + d] << " along dim " << d
+                             << ", outside the tensor's size " << shape[d];
+        flat |= uint64_t(list[b + d]) << shift;
+        shift += bits[d];
+      }
+      for (int bit = 63; bit >= 0 && flat; --bit) {
+        if (!((flat >> bit) & 1))
+          continue;
+        if (!pivot[bit]) {
+          pivot[bit] = flat;
+          ++spanned;
+          break;
+        }
+        flat ^= pivot[bit];
+      }
+    }
+  if (spanned != total)
+    return emitError() << "#ttg.linear's bases reach only 2^" << spanned << " of the tensor's 2^"
+                       << total << " elements";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // SliceEncodingAttr
 //===----------------------------------------------------------------------===//
 

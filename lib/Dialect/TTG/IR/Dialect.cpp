@@ -19,7 +19,7 @@ using namespace mlir::tessera::ttg;
 namespace {
 
 /// Prints layouts under the alias names Triton uses (#blocked, #mma,
-/// #shared, #smem; numbered #blocked1, … when there are several). Slices and
+/// #linear, #shared, #smem; numbered #blocked1, … when there are several). Slices and
 /// dot operands stay inline, as in Triton's output.
 struct TTGOpAsmInterface : public OpAsmDialectInterface {
   using OpAsmDialectInterface::OpAsmDialectInterface;
@@ -31,6 +31,10 @@ struct TTGOpAsmInterface : public OpAsmDialectInterface {
     }
     if (isa<TensorCoreEncodingTrait>(attr)) {
       os << "mma";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<LinearEncodingAttr>(attr)) {
+      os << "linear";
       return AliasResult::FinalAlias;
     }
     if (isa<SharedEncodingTrait>(attr)) {

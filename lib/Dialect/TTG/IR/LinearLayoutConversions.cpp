@@ -84,6 +84,30 @@ static std::optional<LinearLayout> layoutFor(ArrayRef<int64_t> shape,
     LinearLayout fitted = ::tessera::ensureLayoutCoversShape(cta, shape32, outs);
     return fitted * LinearLayout::zeros1D(1, "block", outs.empty() ? "dim0" : outs[0]);
   }
+  if (auto linear = dyn_cast<ttg::LinearEncodingAttr>(encoding)) {
+    if (linear.getRank() != rank)
+      return std::nullopt;
+    std::vector<LinearLayout::InDimBases> bases;
+    std::pair<const char *, ArrayRef<int32_t>> lists[4] = {{"register", linear.getRegisterBases()},
+                                                           {"lane", linear.getLaneBases()},
+                                                           {"warp", linear.getWarpBases()},
+                                                           {"block", linear.getBlockBases()}};
+    for (auto &[name, flat] : lists) {
+      std::vector<LinearLayout::BasisVec> vecs;
+      for (size_t b = 0; b < flat.size(); b += rank) {
+        LinearLayout::BasisVec v(flat.begin() + b, flat.begin() + b + rank);
+        for (size_t d = 0; d < rank; ++d)
+          if (v[d] >= shape[d])
+            return std::nullopt; // the verifier names it
+        vecs.push_back(v);
+      }
+      bases.push_back({name, vecs});
+    }
+    std::vector<LinearLayout::DimSize> dims;
+    for (size_t d = 0; d < rank; ++d)
+      dims.push_back({outs[d], static_cast<int32_t>(shape[d])});
+    return LinearLayout(bases, dims);
+  }
   if (auto slice = dyn_cast<ttg::SliceEncodingAttr>(encoding)) {
     unsigned dim = slice.getDim();
     SmallVector<int64_t> parentShape(shape.begin(), shape.end());

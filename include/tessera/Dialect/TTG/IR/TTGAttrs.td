@@ -112,6 +112,32 @@ def TTG_DotOperandEncodingAttr : TTG_Attr<"DotOperandEncoding", "dot_op", [
   let genVerifyDecl = 1;
 }
 
+def TTG_LinearEncodingAttr : TTG_Attr<"LinearEncoding", "linear", [
+    DeclareAttrInterfaceMethods<TTG_LayoutEncodingTrait>,
+    DeclareAttrInterfaceMethods<TTG_DistributedEncodingTrait>,
+    DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "a layout given by its LinearLayout bases";
+  let description = [{
+    Element coordinates of register bit i, lane bit i, warp bit i and CTA
+    (block) bit i of a thread's element: the coordinate of an element is the
+    XOR of the bases of the set bits. Each basis has one entry per tensor
+    dimension, each entry within the tensor's shape, and together they must
+    reach every element. One CTA per cluster.
+
+    ```mlir
+    #linear = #ttg.linear<{register = [[0, 1], [0, 8]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [0, 0]], block = []}>
+    ```
+  }];
+  // The bases flattened: `rank` entries per basis.
+  let parameters = (ins "unsigned":$rank,
+                        ArrayRefParameter<"int32_t">:$registerBases,
+                        ArrayRefParameter<"int32_t">:$laneBases,
+                        ArrayRefParameter<"int32_t">:$warpBases,
+                        ArrayRefParameter<"int32_t">:$blockBases);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 def TTG_SwizzledSharedEncodingAttr : TTG_Attr<"SwizzledSharedEncoding", "swizzled_shared", [
     DeclareAttrInterfaceMethods<TTG_LayoutEncodingTrait>, TTG_SharedEncodingTrait]> {
   let summary = "a shared-memory layout with XOR swizzling of vectors";
