@@ -356,3 +356,29 @@ TEST_F(LayoutConversions, NvmmaSharedMatchesTheAddressFormula) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(LinearEncoding, IsItsOwnLinearLayout) {
+  // #ttg.linear's LinearLayout has exactly its bases, in the tensor's shape.
+  MLIRContext ctx;
+  ctx.loadDialect<ttg::TTGDialect>();
+  SmallVector<int32_t> reg = {0, 1, 0, 8}, lane = {0, 2, 0, 4, 1, 0, 2, 0, 4, 0}, warp = {8, 0, 0, 16};
+  auto enc = ttg::LinearEncodingAttr::get(&ctx, 2, reg, lane, warp, {});
+  auto type = RankedTensorType::get({16, 32}, Float16Type::get(&ctx), enc);
+  ASSERT_TRUE(supportsLinearLayout(type));
+  ::tessera::LinearLayout ll = toLinearLayout(type);
+  EXPECT_EQ(ll.getOutDimSize("dim0"), 16);
+  EXPECT_EQ(ll.getOutDimSize("dim1"), 32);
+  EXPECT_EQ(ll.getInDimSize("register"), 4);
+  EXPECT_EQ(ll.getInDimSize("lane"), 32);
+  EXPECT_EQ(ll.getInDimSize("warp"), 4);
+  // register 3, lane 5, warp 2: (0,1)^(0,8)^(0,2)^(1,0)^(0,16) = (1, 27)
+  auto out = ll.apply({{"register", 3}, {"lane", 5}, {"warp", 2}, {"block", 0}});
+  EXPECT_EQ(out[0].second, 1);
+  EXPECT_EQ(out[1].second, 27);
+  // A shape the bases do not fit has no layout.
+  EXPECT_FALSE(supportsLinearLayout(RankedTensorType::get({16, 8}, Float16Type::get(&ctx), enc)));
+}
+
+} // namespace
