@@ -136,18 +136,25 @@ Value elementAddress(OpBuilder &b, Location loc, const TargetInfoBase &ti, Value
   return LLVM::GEPOp::create(b, loc, ptrTy, elt, base, ValueRange{offset});
 }
 
-/// Writes the registers of a tensor of type `t` (converted value `value`) to
-/// the buffer at `base` laid out as `x`.
-void storeToBuffer(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter &tc, Value value,
-                   RankedTensorType t, Value base, const ExchangeLayout &x) {
+/// The access limits for elements of `t`: LLVM packs vectors of i1 into bits,
+/// so booleans move one at a time.
+BankModel limitsFor(RankedTensorType t) {
+  BankModel limits;
+  if (t.getElementType().isInteger(1))
+    limits.maxVectorBytes = 1;
+  return limits;
+}
+
+} // namespace
+
+void mlir::tessera::writeThroughExchange(OpBuilder &b, Location loc,
+                                         const TesseraLLVMTypeConverter &tc, Value value,
+                                         RankedTensorType t, Value base, const ExchangeLayout &x,
+                                         int32_t v) {
   const TargetInfoBase &ti = tc.getTargetInfo();
   Type elt = tc.convertElementType(t.getElementType());
   int64_t bytes = bytesOf(t.getElementType());
   LinearLayout ll = toLinearLayout(t);
-  BankModel limits;
-  if (t.getElementType().isInteger(1))
-    limits.maxVectorBytes = 1; // LLVM packs vectors of i1 into bits
-  int32_t v = exchangeVector(x, ll, bytes, limits);
   SmallVector<Value> elems = unpackStruct(b, loc, value);
   SmallVector<Value> offs = groupOffsets(b, loc, ti, x, ll, v);
   for (size_t r = 0; r < elems.size(); r += v) {
@@ -164,18 +171,15 @@ void storeToBuffer(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter &t
   }
 }
 
-/// Reads a tensor of type `t` from the buffer at `base` laid out as `x`:
-/// 8 x 8 matrix loads where the target has them and the layout allows, else
-/// vectors.
-Value loadFromBuffer(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter &tc,
-                     RankedTensorType t, Value base, const ExchangeLayout &x) {
+Value mlir::tessera::readThroughExchange(OpBuilder &b, Location loc,
+                                         const TesseraLLVMTypeConverter &tc, RankedTensorType t,
+                                         Value base, const ExchangeLayout &x, int32_t v,
+                                         ExchangeRead kind) {
   const TargetInfoBase &ti = tc.getTargetInfo();
   Type elt = tc.convertElementType(t.getElementType());
   int64_t bytes = bytesOf(t.getElementType());
   LinearLayout ll = toLinearLayout(t);
   SmallVector<Value> out(getElemsPerThread(t));
-  ExchangeRead kind = ti.supportsLoadMatrices() ? exchangeMatrixRead(x, ll, bytes)
-                                                : ExchangeRead::Vectors;
   if (kind != ExchangeRead::Vectors) {
     bool trans = kind == ExchangeRead::TransposedMatrices;
     auto basis = [&](StringRef dim, int bit) { return x.offsetOf(ll.getBasis(dim, bit)); };
@@ -222,10 +226,6 @@ Value loadFromBuffer(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter 
     }
     return packStruct(b, loc, tc.convertType(t), out);
   }
-  BankModel limits;
-  if (t.getElementType().isInteger(1))
-    limits.maxVectorBytes = 1; // LLVM packs vectors of i1 into bits
-  int32_t v = exchangeVector(x, ll, bytes, limits);
   SmallVector<Value> offs = groupOffsets(b, loc, ti, x, ll, v);
   for (size_t r = 0; r < out.size(); r += v) {
     Value addr = elementAddress(b, loc, ti, base, elt, offs[r / v]);
@@ -238,6 +238,29 @@ Value loadFromBuffer(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter 
       out[r + i] = LLVM::ExtractElementOp::create(b, loc, vec, i32Val(b, loc, i));
   }
   return packStruct(b, loc, tc.convertType(t), out);
+}
+
+namespace {
+
+/// Writes the registers of a tensor of type `t` (converted value `value`) to
+/// the buffer at `base` laid out as `x`, in the widest vectors it allows.
+void storeToBuffer(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter &tc, Value value,
+                   RankedTensorType t, Value base, const ExchangeLayout &x) {
+  int32_t v = exchangeVector(x, toLinearLayout(t), bytesOf(t.getElementType()), limitsFor(t));
+  writeThroughExchange(b, loc, tc, value, t, base, x, v);
+}
+
+/// Reads a tensor of type `t` from the buffer at `base` laid out as `x`:
+/// 8 x 8 matrix loads where the target has them and the layout allows, else
+/// the widest vectors.
+Value loadFromBuffer(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter &tc,
+                     RankedTensorType t, Value base, const ExchangeLayout &x) {
+  LinearLayout ll = toLinearLayout(t);
+  int64_t bytes = bytesOf(t.getElementType());
+  ExchangeRead kind = tc.getTargetInfo().supportsLoadMatrices() ? exchangeMatrixRead(x, ll, bytes)
+                                                                : ExchangeRead::Vectors;
+  return readThroughExchange(b, loc, tc, t, base, x, exchangeVector(x, ll, bytes, limitsFor(t)),
+                             kind);
 }
 
 LogicalResult unsupportedBuffer(Operation *op, ttg::MemDescType type) {

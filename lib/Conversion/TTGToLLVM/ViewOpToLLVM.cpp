@@ -242,101 +242,6 @@ LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorTy
 struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayoutOp> {
   using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
 
-  /// Offsets (elements) of every register group of `ll` (`vector` registers
-  /// each) for this thread: the lane/warp part, XORed once per thread, with
-  /// each group's constant part XORed where their bits overlap and added where
-  /// they do not (so that most become immediate offsets).
-  static SmallVector<Value> offsets(ConversionPatternRewriter &rewriter, Location loc,
-                                    const TargetInfoBase &ti, const ExchangeLayout &x,
-                                    const ::tessera::LinearLayout &ll, int32_t vector) {
-    auto [lane, warp] = laneAndWarp(rewriter, loc, ti);
-    Value thread = i32Val(rewriter, loc, 0);
-    int32_t threadBits = 0;
-    for (auto [dim, id] : {std::pair<StringRef, Value>{"lane", lane}, {"warp", warp}}) {
-      if (!ll.hasInDim(dim))
-        continue;
-      for (int32_t bit = 0; bit < ll.getInDimSizeLog2(dim); ++bit) {
-        int32_t off = x.offsetOf(ll.getBasis(dim, bit));
-        if (off == 0)
-          continue;
-        threadBits |= off;
-        Value set = arith::AndIOp::create(
-            rewriter, loc, arith::ShRUIOp::create(rewriter, loc, id, i32Val(rewriter, loc, bit)),
-            i32Val(rewriter, loc, 1));
-        thread = arith::XOrIOp::create(
-            rewriter, loc, thread,
-            arith::MulIOp::create(rewriter, loc, set, i32Val(rewriter, loc, off)));
-      }
-    }
-    SmallVector<Value> out;
-    SmallVector<SmallVector<int32_t>> regs = registerCoordinates(ll);
-    for (size_t r = 0; r < regs.size(); r += vector) {
-      int32_t c = x.offsetOf(regs[r]);
-      Value v = thread;
-      if (c & threadBits)
-        v = arith::XOrIOp::create(rewriter, loc, v, i32Val(rewriter, loc, c & threadBits));
-      if (c & ~threadBits)
-        v = arith::AddIOp::create(rewriter, loc, v, i32Val(rewriter, loc, c & ~threadBits));
-      out.push_back(v);
-    }
-    return out;
-  }
-
-  /// The reads as 8 x 8 matrix loads (ExchangeRead::Matrices or
-  /// TransposedMatrices): per group of 8 registers, lane l gives the address
-  /// of row l % 8 of matrix l / 8, the row picked by the three bases that do
-  /// not walk along a row and the matrix by registers 1 and 2; result i holds
-  /// registers 2i and 2i + 1.
-  static Value readMatrices(ConversionPatternRewriter &rewriter, Location loc,
-                            SharedExchange &x, const ExchangeLayout &buf,
-                            const ::tessera::LinearLayout &ll, RankedTensorType dst) {
-    auto basis = [&](StringRef dim, int bit) { return buf.offsetOf(ll.getBasis(dim, bit)); };
-    bool trans = buf.read == ExchangeRead::TransposedMatrices;
-    // Offsets chosen by lane bits 0..2 (the row) and 3..4 (the matrix).
-    int32_t rowOff[3], matOff[2] = {basis("register", 1), basis("register", 2)};
-    for (int i = 0; i < 3; ++i)
-      rowOff[i] = trans ? (i == 0 ? basis("register", 0) : basis("lane", i - 1)) : basis("lane", 2 + i);
-    auto [lane, warp] = laneAndWarp(rewriter, loc, x.ti);
-    Value thread = i32Val(rewriter, loc, 0);
-    int32_t threadBits = 0;
-    auto addBit = [&](Value id, int bit, int32_t off) {
-      if (off == 0)
-        return;
-      threadBits |= off;
-      Value set = arith::AndIOp::create(
-          rewriter, loc, arith::ShRUIOp::create(rewriter, loc, id, i32Val(rewriter, loc, bit)),
-          i32Val(rewriter, loc, 1));
-      thread = arith::XOrIOp::create(rewriter, loc, thread,
-                                     arith::MulIOp::create(rewriter, loc, set, i32Val(rewriter, loc, off)));
-    };
-    for (int i = 0; i < 3; ++i)
-      addBit(lane, i, rowOff[i]);
-    for (int i = 0; i < 2; ++i)
-      addBit(lane, 3 + i, matOff[i]);
-    if (ll.hasInDim("warp"))
-      for (int32_t bit = 0; bit < ll.getInDimSizeLog2("warp"); ++bit)
-        addBit(warp, bit, basis("warp", bit));
-    SmallVector<SmallVector<int32_t>> coords = registerCoordinates(ll);
-    SmallVector<Value> out(coords.size());
-    auto pairTy = VectorType::get({2}, x.elt);
-    for (size_t g = 0; g < coords.size(); g += 8) {
-      int32_t c = buf.offsetOf(coords[g]);
-      Value off = thread;
-      if (c & threadBits)
-        off = arith::XOrIOp::create(rewriter, loc, off, i32Val(rewriter, loc, c & threadBits));
-      if (c & ~threadBits)
-        off = arith::AddIOp::create(rewriter, loc, off, i32Val(rewriter, loc, c & ~threadBits));
-      SmallVector<Value> words = x.ti.loadMatrices(rewriter, loc, x.address(off), trans);
-      for (int i = 0; i < 4; ++i) {
-        Value pair = LLVM::BitcastOp::create(rewriter, loc, pairTy, words[i]);
-        for (int j = 0; j < 2; ++j)
-          out[g + 2 * i + j] =
-              LLVM::ExtractElementOp::create(rewriter, loc, pair, i32Val(rewriter, loc, j));
-      }
-    }
-    return packStruct(rewriter, loc, x.tc.convertType(dst), out);
-  }
-
   LogicalResult convertThroughSharedMemory(ttg::ConvertLayoutOp op, Value converted,
                                            RankedTensorType src, RankedTensorType dst,
                                            ConversionPatternRewriter &rewriter) const {
@@ -344,51 +249,17 @@ struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayou
     if (failed(x))
       return failure();
     Location loc = op.getLoc();
-    int64_t bytes = elementBytes(src.getElementType());
-    ::tessera::LinearLayout srcLL = toLinearLayout(src), dstLL = toLinearLayout(dst);
     BankModel banks;
     banks.loadMatrices = x->ti.supportsLoadMatrices();
     // LLVM packs vectors of i1 into bits: move booleans one at a time.
     if (src.getElementType().isInteger(1))
       banks.maxVectorBytes = 1;
-    ExchangeLayout buf = chooseExchangeLayout(srcLL, dstLL, bytes, banks);
-    // Writes.
-    int64_t wv = buf.writeVector;
-    SmallVector<Value> elems = unpackStruct(rewriter, loc, converted);
-    SmallVector<Value> wOff = offsets(rewriter, loc, x->ti, buf, srcLL, wv);
-    for (size_t r = 0; r < elems.size(); r += wv) {
-      Value addr = x->address(wOff[r / wv]);
-      if (wv == 1) {
-        LLVM::StoreOp::create(rewriter, loc, elems[r], addr);
-        continue;
-      }
-      auto vecTy = VectorType::get({wv}, x->elt);
-      Value v = LLVM::UndefOp::create(rewriter, loc, vecTy);
-      for (int64_t i = 0; i < wv; ++i)
-        v = LLVM::InsertElementOp::create(rewriter, loc, v, elems[r + i], i32Val(rewriter, loc, i));
-      LLVM::StoreOp::create(rewriter, loc, v, addr, wv * bytes);
-    }
+    ExchangeLayout buf = chooseExchangeLayout(toLinearLayout(src), toLinearLayout(dst),
+                                              elementBytes(src.getElementType()), banks);
+    writeThroughExchange(rewriter, loc, x->tc, converted, src, x->base, buf, buf.writeVector);
     x->ti.barrier(rewriter, loc);
-    if (buf.read != ExchangeRead::Vectors) {
-      rewriter.replaceOp(op, readMatrices(rewriter, loc, *x, buf, dstLL, dst));
-      return success();
-    }
-    // Reads.
-    int64_t rv = buf.readVector;
-    SmallVector<Value> rOff = offsets(rewriter, loc, x->ti, buf, dstLL, rv);
-    SmallVector<Value> out(getElemsPerThread(dst));
-    for (size_t r = 0; r < out.size(); r += rv) {
-      Value addr = x->address(rOff[r / rv]);
-      if (rv == 1) {
-        out[r] = LLVM::LoadOp::create(rewriter, loc, x->elt, addr);
-        continue;
-      }
-      auto vecTy = VectorType::get({rv}, x->elt);
-      Value v = LLVM::LoadOp::create(rewriter, loc, vecTy, addr, rv * bytes);
-      for (int64_t i = 0; i < rv; ++i)
-        out[r + i] = LLVM::ExtractElementOp::create(rewriter, loc, v, i32Val(rewriter, loc, i));
-    }
-    rewriter.replaceOp(op, packStruct(rewriter, loc, x->tc.convertType(dst), out));
+    rewriter.replaceOp(op, readThroughExchange(rewriter, loc, x->tc, dst, x->base, buf,
+                                               buf.readVector, buf.read));
     return success();
   }
 

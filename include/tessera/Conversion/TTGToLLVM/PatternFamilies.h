@@ -7,6 +7,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <functional>
+#include "tessera/Conversion/TTGToLLVM/ExchangeLayout.h"
 #include "tessera/Conversion/TTGToLLVM/PatternBase.h"
 
 namespace mlir::tessera {
@@ -21,6 +22,18 @@ void populateElementwiseOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter
                                          RewritePatternSet &patterns);
 /// make_range, splat, broadcast, expand_dims, reshape, trans, join, split,
 /// cat and layout conversions that stay inside each thread.
+/// Writes the registers of a tensor of type `t` (converted value `value`) to
+/// the shared-memory buffer at `base` whose element offsets `x` gives, `vector`
+/// registers per access (MemoryOpToLLVM.cpp; also convert_layout's exchange).
+void writeThroughExchange(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter &tc,
+                          Value value, RankedTensorType t, Value base, const ExchangeLayout &x,
+                          int32_t vector);
+/// Reads a tensor of type `t` from that buffer: `vector` registers per access,
+/// or 8 x 8 matrix loads (TargetInfoBase::loadMatrices) for the matrix kinds.
+Value readThroughExchange(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter &tc,
+                          RankedTensorType t, Value base, const ExchangeLayout &x, int32_t vector,
+                          ExchangeRead kind);
+
 /// ttg.local_alloc / local_load / local_store / local_dealloc /
 /// memdesc_index and the asynchronous copies (MemoryOpToLLVM.cpp).
 void populateMemoryOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
