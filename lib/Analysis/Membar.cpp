@@ -74,6 +74,21 @@ MembarAnalysis::Accesses MembarAnalysis::accessesOf(Operation *op) {
     a.writes.push_back(rangeOf(store.getDst()));
   } else if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op)) {
     a.writes.push_back(rangeOf(copy.getDst()));
+  } else if (auto iface = dyn_cast<MemoryEffectOpInterface>(op)) {
+    // Other ops (a vendor's, e.g. a tensor-core dot reading its operands
+    // from shared memory) by their effects on shared-memory buffers they
+    // name. Effects on no buffer (fences) order nothing here.
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &e : effects) {
+      Value v = e.getValue();
+      if (!v || !isa<ttg::MemDescType>(v.getType()))
+        continue;
+      if (isa<MemoryEffects::Read>(e.getEffect()))
+        a.reads.push_back(rangeOf(v));
+      else if (isa<MemoryEffects::Write>(e.getEffect()))
+        a.writes.push_back(rangeOf(v));
+    }
   }
   return a;
 }

@@ -1,8 +1,8 @@
 //===- LayoutConversionsTest.cpp - ttg encodings as LinearLayouts -----------===//
 //
-// Checks toLinearLayout for blocked, slice, nvidia_mma (v2) and dot_op
+// Checks toLinearLayout for blocked, slice, nvidia_mma (v2, v3) and dot_op
 // layouts element by element against independent models of what each thread
-// owns (for mma, the fragment tables of PTX's mma.sync.m16n8k*), and
+// owns (for mma, the fragment tables of PTX's mma.sync.m16n8k* and wgmma), and
 // toSharedLinearLayout for swizzled_shared and nvmma_shared against the
 // address formula of each element.
 //
@@ -278,10 +278,71 @@ TEST_F(LayoutConversions, ReshapeRowMajorKeepsEachElementsRowMajorPosition) {
   }
 }
 
-TEST_F(LayoutConversions, OtherMmaVersionsAreNotSupportedYet) {
-  auto v3 = ttg::NvidiaMmaEncodingAttr::get(&ctx, 3, 0, {4, 1}, ttg::CTALayoutAttr::getDefault(&ctx, 2),
-                                            {16, 64, 16});
-  EXPECT_FALSE(supportsLinearLayout(RankedTensorType::get({64, 64}, Float32Type::get(&ctx), v3)));
+/// wgmma accumulator fragments (PTX ISA, wgmma .m64nNk*, f32 D): thread t of
+/// a warpgroup holds d[i], i < N / 2, at row 16 * (t / 32) + (t % 32) / 4 +
+/// 8 * ((i / 2) % 2), column 8 * (i / 4) + 2 * (t % 4) + i % 2. Warp w of the
+/// CTA is warp w % wm along M (four consecutive warps form a warpgroup, 64
+/// rows) and w / wm along N (instrN columns each); tiles repeat over the shape.
+Owned modelMmaV3(int64_t M, int64_t N, unsigned wm, unsigned wn, int64_t instrN) {
+  Owned owned;
+  for (int lane = 0; lane < 32; ++lane)
+    for (unsigned warp = 0; warp < wm * wn; ++warp) {
+      int64_t wi = warp % wm, wj = warp / wm;
+      for (int64_t rm = 0; rm < std::max<int64_t>(1, M / (16 * wm)); ++rm)
+        for (int64_t rn = 0; rn < std::max<int64_t>(1, N / (instrN * wn)); ++rn)
+          for (int64_t i = 0; i < instrN / 2; ++i) {
+            int64_t row = rm * 16 * wm + wi * 16 + lane / 4 + 8 * ((i / 2) % 2);
+            int64_t col = rn * instrN * wn + wj * instrN + 8 * (i / 4) + 2 * (lane % 4) + i % 2;
+            owned[{lane, int(warp)}].insert({row % M, col % N});
+          }
+    }
+  return owned;
+}
+
+TEST_F(LayoutConversions, MmaV3MatchesWgmmaFragments) {
+  struct Case {
+    int64_t M, N;
+    unsigned wm, wn, instrN;
+  };
+  for (Case c : std::vector<Case>{{64, 64, 4, 1, 64}, {128, 128, 4, 1, 128}, {128, 128, 8, 1, 128},
+                                  {128, 256, 8, 1, 256}, {64, 256, 4, 2, 128}, {256, 128, 8, 2, 64},
+                                  {64, 16, 4, 1, 8}}) {
+    auto enc = ttg::NvidiaMmaEncodingAttr::get(&ctx, 3, 0, {c.wm, c.wn},
+                                               ttg::CTALayoutAttr::getDefault(&ctx, 2),
+                                               {16, c.instrN, 16});
+    auto type = RankedTensorType::get({c.M, c.N}, Float32Type::get(&ctx), enc);
+    ASSERT_TRUE(supportsLinearLayout(type));
+    EXPECT_EQ(fromLinearLayout(toLinearLayout(type)), modelMmaV3(c.M, c.N, c.wm, c.wn, c.instrN))
+        << c.M << "x" << c.N << " warps " << c.wm << "x" << c.wn << " n" << c.instrN;
+  }
+  // Warps along M that do not form whole warpgroups have no wgmma layout.
+  auto two = ttg::NvidiaMmaEncodingAttr::get(&ctx, 3, 0, {2, 2}, ttg::CTALayoutAttr::getDefault(&ctx, 2),
+                                             {16, 64, 16});
+  EXPECT_FALSE(supportsLinearLayout(RankedTensorType::get({64, 64}, Float32Type::get(&ctx), two)));
+}
+
+TEST_F(LayoutConversions, MmaV3OperandAMatchesWgmmaRegisterFragments) {
+  // wgmma's A from registers (16-bit types): per warp, mma.sync's A fragment of the warp's 16 rows
+  // (warps along M as the accumulator's); warps along N hold copies.
+  struct Case {
+    int64_t R, C;
+    unsigned wm, wn;
+  };
+  for (Case c : std::vector<Case>{{64, 16, 4, 1}, {128, 64, 8, 1}, {64, 32, 4, 2}, {128, 32, 4, 1}}) {
+    auto mma = ttg::NvidiaMmaEncodingAttr::get(&ctx, 3, 0, {c.wm, c.wn},
+                                               ttg::CTALayoutAttr::getDefault(&ctx, 2), {16, 64, 16});
+    auto enc = ttg::DotOperandEncodingAttr::get(&ctx, 0, mma, 2);
+    auto type = RankedTensorType::get({c.R, c.C}, Float16Type::get(&ctx), enc);
+    ASSERT_TRUE(supportsLinearLayout(type));
+    // The v2 model numbers warps n first; with wn copies the owner sets agree once warp ids are
+    // renumbered M-first.
+    Owned model = modelDotOperand(0, c.R, c.C, c.wm, 1, 2), expected;
+    for (auto &[key, elems] : model)
+      for (unsigned j = 0; j < c.wn; ++j)
+        expected[{key.first, int(key.second + j * c.wm)}] = elems;
+    EXPECT_EQ(fromLinearLayout(toLinearLayout(type)), expected)
+        << c.R << "x" << c.C << " warps " << c.wm << "x" << c.wn;
+  }
 }
 
 /// Checks that a shared layout sends each element's storage offset (from

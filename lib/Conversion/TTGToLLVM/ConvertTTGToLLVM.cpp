@@ -131,6 +131,7 @@ struct ConvertTTGToLLVMPass
     conversionTarget.addIllegalDialect<tt::TTDialect, ttg::TTGDialect, arith::ArithDialect,
                                        math::MathDialect, cf::ControlFlowDialect>();
     conversionTarget.addLegalOp<ModuleOp>();
+    targetInfo->addIllegalVendorOps(conversionTarget);
     if (failed(applyPartialConversion(module, conversionTarget, std::move(patterns))))
       return signalPassFailure();
   }

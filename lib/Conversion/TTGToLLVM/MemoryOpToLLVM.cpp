@@ -35,11 +35,12 @@ int64_t bytesOf(Type elt) {
   return std::max<int64_t>(elt.getIntOrFloatBitWidth() / 8, 1);
 }
 
-/// The offsets (in elements) of a buffer's coordinates: the inverse of its
-/// shared layout, as an ExchangeLayout (offsetOfBit[d][i]: the offset of
-/// coordinate 2^i along dim d). Fails for layouts that are not a bijection
-/// of a power-of-two buffer.
-FailureOr<ExchangeLayout> bufferOffsets(ttg::MemDescType type) {
+} // namespace
+
+FailureOr<ExchangeLayout> mlir::tessera::getSharedBufferOffsets(Type memDescType) {
+  auto type = dyn_cast<ttg::MemDescType>(memDescType);
+  if (!type)
+    return failure();
   std::optional<LinearLayout> ll = toSharedLinearLayout(type.getShape(), type.getEncoding());
   if (!ll)
     return failure();
@@ -92,6 +93,12 @@ FailureOr<ExchangeLayout> bufferOffsets(ttg::MemDescType type) {
     for (int i = 0; i < dimBits[d]; ++i)
       x.offsetOfBit[d].push_back(int32_t(rows[flat++].second));
   return x;
+}
+
+namespace {
+
+FailureOr<ExchangeLayout> bufferOffsets(ttg::MemDescType type) {
+  return getSharedBufferOffsets(type);
 }
 
 /// Offsets (elements) of every group of `vector` registers of `ll` for this

@@ -61,6 +61,12 @@ def _ptxas_key(path):
     return "none" if path is None else f"{ptxas_version(path)}@{path}"
 
 
+def ptxas_arch(cc):
+    """ptxas's -arch for compute capability `cc`: the PTX of a cc 9.0 kernel targets sm_90a
+    (wgmma), as libtessera's ptxProcessor says; others plain sm_XY."""
+    return "sm_90a" if int(cc) == 90 else f"sm_{cc}"
+
+
 def assemble(ptx, cc, name="kernel", maxnreg=None):
     """cubin bytes from PTX with ptxas, or None when ptxas is not installed (the driver JITs the PTX).
     `maxnreg` caps the registers per thread."""
@@ -72,7 +78,7 @@ def assemble(ptx, cc, name="kernel", maxnreg=None):
         dst = os.path.join(d, f"{name}.cubin")
         with open(src, "w") as f:
             f.write(ptx)
-        arch = f"sm_{cc}"
+        arch = ptxas_arch(cc)
         cmd = [ptxas, f"-arch={arch}", "-O3", src, "-o", dst]
         if maxnreg is not None:
             cmd.insert(1, f"--maxrregcount={int(maxnreg)}")
@@ -196,7 +202,15 @@ class LoadedKernel:
         if status and meta["shared"] > limit:
             raise OutOfResources(f"{meta['name']} needs {meta['shared']} bytes of shared memory; the device "
                                  f"allows {limit} per block")
-        image = asm.get("cubin") or asm["ptx"].encode()
+        # A cubin runs on GPUs of its own major architecture; code compiled for an older one
+        # (TESSERA_CUDA_ARCH=80 on a cc 9.0 GPU) loads as PTX, which the driver compiles.
+        image = asm.get("cubin")
+        arch = meta.get("arch")
+        if image and arch is not None:
+            dev = device_capability(device)
+            if int(arch) // 10 != dev // 10 or int(arch) > dev:
+                image = None
+        image = image or asm["ptx"].encode()
         status, info = native.cuda.load_kernel(image, meta["name"], device, meta["shared"])
         if not status:
             if status.name == "CUDA_ERROR_OUT_OF_RESOURCES":
@@ -296,7 +310,16 @@ class NvidiaBackend(base.Backend):
         return 0
 
     def current_target(self, device):
-        return self.target(device_capability(device))
+        """cuda:<the device's compute capability>, or TESSERA_CUDA_ARCH (e.g. 80: the Ampere code
+        path on a Hopper GPU) when set; it may not exceed the device's."""
+        cc = device_capability(device)
+        forced = os.environ.get("TESSERA_CUDA_ARCH", "")
+        if forced:
+            arch = self.parse_arch(forced)
+            if arch > cc:
+                raise ValueError(f"TESSERA_CUDA_ARCH={forced} is newer than the device (cuda:{cc})")
+            return self.target(arch)
+        return self.target(cc)
 
     # CUdevice_attribute numbers (cuda.h; stable across CUDA releases)
     _ATTRIBUTES = {"max_shared_mem": 97, "max_num_regs": 12, "multiprocessor_count": 16, "warpSize": 10,

@@ -1,4 +1,4 @@
-// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:90}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:89}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s
 // RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:75}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s --check-prefix=SM75
 // RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:80}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s --check-prefix=SM80
 // A target no backend of this build lowers has no tensor-core layouts: every

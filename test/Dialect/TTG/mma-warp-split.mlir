@@ -1,5 +1,5 @@
-// RUN: tessera-opt %s --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=8 target=cuda:90}, ttg-accelerate-matmul)' | FileCheck %s --check-prefix=W8
-// RUN: tessera-opt %s --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:90}, ttg-accelerate-matmul)' | FileCheck %s --check-prefix=W4
+// RUN: tessera-opt %s --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=8 target=cuda:89}, ttg-accelerate-matmul)' | FileCheck %s --check-prefix=W8
+// RUN: tessera-opt %s --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:89}, ttg-accelerate-matmul)' | FileCheck %s --check-prefix=W4
 
 // The warp split of an mma.sync tile (the cuda backend's getMmaV2Warps): each
 // warp reads the A rows and B columns of its part from shared memory, so the

@@ -34,6 +34,13 @@ Value readThroughExchange(OpBuilder &b, Location loc, const TesseraLLVMTypeConve
                           RankedTensorType t, Value base, const ExchangeLayout &x, int32_t vector,
                           ExchangeRead kind);
 
+/// The offsets (in elements) of the coordinates of a shared-memory buffer of
+/// `memDescType` (a !ttg.memdesc): the inverse of its shared layout, as an
+/// ExchangeLayout (offsetOfBit[d][i]: the offset of coordinate 2^i along dim
+/// d). Fails for other types and for layouts that are not a bijection of a
+/// power-of-two buffer.
+FailureOr<ExchangeLayout> getSharedBufferOffsets(Type memDescType);
+
 /// ttg.local_alloc / local_load / local_store / local_dealloc /
 /// memdesc_index and the asynchronous copies (MemoryOpToLLVM.cpp).
 void populateMemoryOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,

@@ -17,6 +17,7 @@
 #include <string>
 
 namespace mlir {
+class ConversionTarget;
 class RewritePatternSet;
 } // namespace mlir
 
@@ -200,11 +201,31 @@ public:
                                                                 int numWarps) const {
     return std::nullopt;
   }
+  /// A tensor-core form of `dot` (a tt.dot) whose operands are not dot_op
+  /// layouts in registers (NVIDIA's wgmma reads them from shared memory):
+  /// builds the vendor's ops before `dot` and returns the new result, in the
+  /// accumulator layout; null when the target has no such form for this dot
+  /// (then getTensorCoreLayouts is asked). `dot` itself is left in place.
+  virtual Value buildTensorCoreDot(OpBuilder &b, Operation *dot, int numWarps) const {
+    return {};
+  }
+  /// Lets `dot` (an op buildTensorCoreDot made) run in the background: marks
+  /// it so and adds, right after it, a wait that leaves at most `pending`
+  /// such dots of the thread in flight. Returns the value that stands for the
+  /// dot's result after that wait, or null when the dot cannot run
+  /// asynchronously (nothing is changed then).
+  virtual Value makeDotAsync(OpBuilder &b, Operation *dot, int pending) const { return {}; }
+  /// A wait until none of the thread's asynchronous dots is in flight; returns
+  /// `value` (a dot's result) as seen after it.
+  virtual Value waitForDots(OpBuilder &b, Location loc, Value value) const { return value; }
   /// Adds the vendor's own lowering patterns (e.g. dots on tensor cores);
   /// they are tried before the target-independent families, which lower
   /// whatever they do not take.
   virtual void populateVendorPatterns(TesseraLLVMTypeConverter &typeConverter,
                                       RewritePatternSet &patterns) const {}
+  /// Marks the vendor's own TTGIR ops (its dialects) illegal in the
+  /// conversion to LLVM, so that its patterns must lower them.
+  virtual void addIllegalVendorOps(ConversionTarget &target) const {}
   /// Bytes of shared scratch memory `op` needs when a vendor pattern lowers
   /// it; std::nullopt when the target-independent family does.
   virtual std::optional<int64_t> getVendorScratchBytes(Operation *op) const {

@@ -35,8 +35,9 @@ struct AccelerateMatmulPass
     //    (TargetInfoBase::getTensorCoreLayouts), with conversions around it.
     // 2. Carry loop values that are only used converted to such an
     //    accumulator layout, and yielded from it, in that layout.
-    // Not handled: choosing among several tensor-core shapes, operands in
-    // shared memory (the vendor's layouts say where operands live).
+    // A vendor whose tensor cores read operands from shared memory builds
+    // its own dot (TargetInfoBase::buildTensorCoreDot: NVIDIA's wgmma on
+    // sm_90); the others get dot_op layouts in registers.
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
     // 0. `acc + dot(a, b, 0)` is `dot(a, b, acc)` when acc is available at
@@ -72,6 +73,19 @@ struct AccelerateMatmulPass
     module.walk([&](tt::DotOp d) { dots.push_back(d); });
     llvm::DenseSet<Attribute> accumulatorLayouts;
     for (tt::DotOp dot : dots) {
+      // The vendor's own form (operands in shared memory) first.
+      {
+        OpBuilder b(dot);
+        if (Value res = targetInfo->buildTensorCoreDot(b, dot, warpsAttr.getInt())) {
+          auto resType = cast<RankedTensorType>(res.getType());
+          accumulatorLayouts.insert(resType.getEncoding());
+          b.setInsertionPointAfter(dot);
+          auto back = ttg::ConvertLayoutOp::create(b, dot.getLoc(), dot.getType(), res);
+          dot.getResult().replaceAllUsesWith(back.getResult());
+          dot->erase();
+          continue;
+        }
+      }
       std::optional<TargetInfoBase::TensorCoreLayouts> layouts =
           targetInfo->getTensorCoreLayouts(dot, warpsAttr.getInt());
       if (!layouts)

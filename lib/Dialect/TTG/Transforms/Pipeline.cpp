@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Analysis/AxisInfo.h"
+#include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "tessera/Dialect/TTG/Transforms/Passes.h"
@@ -55,6 +56,18 @@ bool isZeroOrAbsent(Value other) {
   return !other || matchPattern(other, m_AnyZeroFloat()) || matchPattern(other, m_Zero());
 }
 
+/// `op` as a ttg.local_alloc that stores a tensor into a buffer read by a
+/// dot (a tensor-core dot whose operands live in shared memory), or null.
+ttg::LocalAllocOp operandAlloc(Operation *op) {
+  auto alloc = dyn_cast<ttg::LocalAllocOp>(op);
+  if (!alloc || !alloc.getSrc() || alloc.getResult().use_empty())
+    return {};
+  for (Operation *u : alloc.getResult().getUsers())
+    if (!isa<tt::DotOpInterface>(u))
+      return {};
+  return alloc;
+}
+
 /// The loads of `loop`'s body that feed dot operands and may be pipelined.
 SmallVector<tt::LoadOp> operandLoads(scf::ForOp loop) {
   SmallVector<tt::LoadOp> out;
@@ -67,9 +80,15 @@ SmallVector<tt::LoadOp> operandLoads(scf::ForOp loop) {
       continue;
     bool feedsDot = llvm::any_of(load->getUsers(), [](Operation *u) {
       auto cvt = dyn_cast<ttg::ConvertLayoutOp>(u);
-      return cvt && isa<ttg::DotOperandEncodingAttr>(cvt.getType().getEncoding());
+      return (cvt && isa<ttg::DotOperandEncodingAttr>(cvt.getType().getEncoding())) ||
+             operandAlloc(u);
     });
-    if (feedsDot)
+    // Operand buffers of one shared layout at most.
+    llvm::SmallPtrSet<Attribute, 2> allocLayouts;
+    for (Operation *u : load->getUsers())
+      if (auto alloc = operandAlloc(u))
+        allocLayouts.insert(alloc.getType().getEncoding());
+    if (feedsDot && allocLayouts.size() <= 1)
       out.push_back(load);
   }
   return out;
@@ -194,8 +213,9 @@ int32_t copyContiguity(tt::LoadOp load, const ModuleAxisInfo &axis) {
   return int32_t(std::max<int64_t>(1, c));
 }
 
-/// Whether the loop may write memory (stores, atomics, calls, …): a load
-/// started iterations ahead would then miss what the loop writes before it.
+/// Whether the loop may write global memory (stores, atomics, calls, …): a
+/// load started iterations ahead would then miss what the loop writes before
+/// it. Writes to shared memory (operand buffers) do not count.
 bool writesMemory(scf::ForOp loop) {
   bool writes = false;
   loop.getBody()->walk([&](Operation *op) {
@@ -211,7 +231,8 @@ bool writesMemory(scf::ForOp loop) {
     SmallVector<MemoryEffects::EffectInstance> effects;
     iface.getEffects(effects);
     for (auto &e : effects)
-      if (!isa<MemoryEffects::Read>(e.getEffect())) {
+      // Shared memory (operand buffers, fences) is not what the loads read.
+      if (!isa<MemoryEffects::Read>(e.getEffect()) && e.getResource() != ttg::SharedMemory::get()) {
         writes = true;
         return WalkResult::interrupt();
       }
@@ -220,7 +241,8 @@ bool writesMemory(scf::ForOp loop) {
   return writes;
 }
 
-LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo &axis) {
+LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo &axis,
+                           const TargetInfoBase *targetInfo) {
   if (!loop.getInductionVar().getType().isInteger(32) || loop.getUnsignedCmp() || writesMemory(loop))
     return failure();
   // Only loads whose copies can run in the background (at least 4 bytes per
@@ -253,12 +275,21 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
   SmallVector<Ring> rings;
   for (tt::LoadOp load : loads) {
     auto type = cast<RankedTensorType>(load.getType());
-    auto enc = getOperandSharedEncoding(type);
+    // A load stored into a dot's operand buffer fills a ring of that
+    // buffer's layout (and alignment); one read into dot_op layouts, a ring
+    // whose reads are conflict free.
+    Attribute enc = getOperandSharedEncoding(type);
+    IntegerAttr alignment;
+    for (Operation *u : load->getUsers())
+      if (ttg::LocalAllocOp alloc = operandAlloc(u)) {
+        enc = alloc.getType().getEncoding();
+        alignment = alloc.getAlignmentAttr();
+      }
     SmallVector<int64_t> shape{stages};
     shape.append(type.getShape().begin(), type.getShape().end());
     auto bufType = ttg::MemDescType::get(shape, type.getElementType(), enc, smem, /*mutable=*/true);
     auto slotType = ttg::MemDescType::get(type.getShape(), type.getElementType(), enc, smem, true);
-    Ring r{load, ttg::LocalAllocOp::create(b, loc, bufType, Value(), IntegerAttr()).getResult(),
+    Ring r{load, ttg::LocalAllocOp::create(b, loc, bufType, Value(), alignment).getResult(),
            slotType, copyContiguity(load, axis)};
     rings.push_back(r);
   }
@@ -326,6 +357,12 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
     OpBuilder lb2(load);
     Value view = ttg::MemDescIndexOp::create(lb2, load.getLoc(), r.slot, r.buffer, readSlot);
     for (Operation *user : llvm::make_early_inc_range(load->getUsers())) {
+      if (ttg::LocalAllocOp alloc = operandAlloc(user)) {
+        // The dot reads the ring's slot itself.
+        alloc.getResult().replaceAllUsesWith(view);
+        alloc.erase();
+        continue;
+      }
       auto cvt = dyn_cast<ttg::ConvertLayoutOp>(user);
       if (!cvt || !isa<ttg::DotOperandEncodingAttr>(cvt.getType().getEncoding()))
         continue;
@@ -341,9 +378,53 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
     load.erase();
   }
 
-  // After the loop: nothing in flight, the rings freed.
+  // Dots that read only ring slots may run in the background with one in
+  // flight (the target's asynchronous tensor-core dots): iteration i's copies
+  // overwrite the slot dot i - 1 read, which the wait right after dot i
+  // (at most one pending) has finished. Each such dot accumulates into a
+  // loop-carried value and is only yielded; after the loop, a wait for all.
   OpBuilder ab(newLoop->getContext());
   ab.setInsertionPointAfter(newLoop);
+  if (targetInfo) {
+    auto newYield = cast<scf::YieldOp>(body->getTerminator());
+    llvm::SmallPtrSet<Value, 4> ringBuffers;
+    for (const Ring &r : rings)
+      ringBuffers.insert(r.buffer);
+    SmallVector<tt::DotOpInterface> dots;
+    for (auto dot : body->getOps<tt::DotOpInterface>())
+      dots.push_back(dot);
+    for (tt::DotOpInterface dot : dots) {
+      Operation *op = dot.getOperation();
+      if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+        continue;
+      OpOperand &use = *op->getResult(0).getUses().begin();
+      if (use.getOwner() != newYield)
+        continue;
+      unsigned j = use.getOperandNumber();
+      if (dot.getC() != newLoop.getRegionIterArgs()[j])
+        continue;
+      bool readsRings = true;
+      for (Value v : {dot.getA(), dot.getB()}) {
+        if (!isa<ttg::MemDescType>(v.getType()))
+          continue;
+        auto index = v.getDefiningOp<ttg::MemDescIndexOp>();
+        if (!index || !ringBuffers.contains(index.getSrc()))
+          readsRings = false;
+      }
+      if (!readsRings || !isa<ttg::MemDescType>(dot.getB().getType()))
+        continue;
+      OpBuilder db(op);
+      Value waited = targetInfo->makeDotAsync(db, op, /*pending=*/1);
+      if (!waited)
+        continue;
+      newYield.setOperand(j, waited);
+      Value res = newLoop.getResult(j);
+      Value done = targetInfo->waitForDots(ab, loc, res);
+      res.replaceAllUsesExcept(done, done.getDefiningOp());
+    }
+  }
+
+  // After the loop: nothing in flight, the rings freed.
   ttg::AsyncWaitOp::create(ab, loc, ttg::AsyncTokenType::get(ctx), ValueRange{}, 0);
   for (const Ring &r : rings)
     ttg::LocalDeallocOp::create(ab, loc, r.buffer);
@@ -358,6 +439,9 @@ struct PipelinePass : public mlir::tessera::impl::PipelineBase<PipelinePass> {
     module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
     if (loops.empty())
       return;
+    std::unique_ptr<TargetInfoBase> targetInfo;
+    if (auto target = module->getAttrOfType<StringAttr>("ttg.target"))
+      targetInfo = createTargetInfo(target.getValue());
     for (scf::ForOp loop : loops) {
       int64_t stages = numStages;
       if (auto attr = loop->getAttrOfType<IntegerAttr>("tt.num_stages"))
@@ -367,7 +451,7 @@ struct PipelinePass : public mlir::tessera::impl::PipelineBase<PipelinePass> {
       // Facts of the module as it is now (an inner loop pipelined before
       // changed the values an outer one sees).
       ModuleAxisInfo axis(module);
-      (void)pipelineLoop(loop, stages, axis);
+      (void)pipelineLoop(loop, stages, axis, targetInfo.get());
     }
   }
 };

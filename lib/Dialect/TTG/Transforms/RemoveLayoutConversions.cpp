@@ -67,9 +67,12 @@ public:
       if (t && isPropagatable(t.getEncoding()) && !isAccumulatorLayout(t.getEncoding()))
         setValue(load.getResult(), t.getEncoding());
     });
-    module.walk([&](tt::DotOp dot) {
-      if (isAccumulatorLayout(dot.getType().getEncoding()))
-        setValue(dot.getResult(), dot.getType().getEncoding());
+    module.walk([&](tt::DotOpInterface dot) {
+      Operation *op = dot.getOperation();
+      auto t = op->getNumResults() == 1 ? dyn_cast<RankedTensorType>(op->getResult(0).getType())
+                                        : RankedTensorType();
+      if (t && isAccumulatorLayout(t.getEncoding()))
+        setValue(op->getResult(0), t.getEncoding());
     });
     while (!worklist.empty()) {
       Value v = worklist.pop_back_val();
@@ -307,7 +310,7 @@ void mlir::tessera::removeLayoutConversions(ModuleOp module) {
     rematerializeConversions(module, /*rematerializeLoads=*/false);
   bool hasAnchors = false;
   module.walk([&](Operation *op) {
-    if (isa<tt::LoadOp, tt::DotOp>(op))
+    if (isa<tt::LoadOp, tt::DotOpInterface>(op))
       hasAnchors = true;
   });
   if (!hasAnchors)

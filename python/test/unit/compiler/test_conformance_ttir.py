@@ -78,7 +78,7 @@ def test_conformance_kernels_compile_to_cubins(conformance_cubins):
         assert not isinstance(asm, Exception), f"{name}: {asm}"
         for stage in ("ttgir", "llir", "ptx", "cubin"):
             assert asm.get(stage), f"{name}: no {stage}"
-        assert ".target sm_90\n" in asm["ptx"]  # accepted by ptxas -arch=sm_90 (the cubin above)
+        assert ".target sm_90a\n" in asm["ptx"]  # cc 9.0: sm_90a (wgmma), ptxas -arch=sm_90a above
         assert asm["cubin"][:4] == b"\x7fELF"
 
 

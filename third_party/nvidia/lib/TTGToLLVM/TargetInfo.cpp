@@ -10,6 +10,8 @@
 #include "tessera/NVIDIA/TTGToLLVM/TargetInfo.h"
 
 #include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
+#include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
@@ -663,9 +665,27 @@ public:
     return TensorCoreLayouts{mma, 2};
   }
 
+  // wgmma exists on cc 9.0 only (sm_90a); later GPUs have other forms.
+  Value buildTensorCoreDot(OpBuilder &b, Operation *dot, int numWarps) const override {
+    if (cc != 90)
+      return {};
+    return ::tessera::nvidia::buildWgmmaDot(b, dot, numWarps);
+  }
+  Value makeDotAsync(OpBuilder &b, Operation *dot, int pending) const override {
+    return ::tessera::nvidia::makeWgmmaAsync(b, dot, pending);
+  }
+  Value waitForDots(OpBuilder &b, Location loc, Value value) const override {
+    return ::tessera::nvidia::waitForWgmma(b, loc, value);
+  }
+
+  void addIllegalVendorOps(ConversionTarget &target) const override {
+    target.addIllegalDialect<mlir::tessera::ttng::TTNGDialect>();
+  }
+
   void populateVendorPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
                               RewritePatternSet &patterns) const override {
     ::tessera::nvidia::populateFastMathPatterns(typeConverter, patterns);
+    ::tessera::nvidia::populateWgmmaPatterns(typeConverter, patterns);
     if (cc >= 80)
       ::tessera::nvidia::populateMmaV2DotPatterns(typeConverter, patterns);
   }

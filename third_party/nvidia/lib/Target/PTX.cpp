@@ -41,8 +41,11 @@ void LLVMInitializeNVPTXAsmPrinter();
 using namespace llvm;
 
 std::string tessera::nvidia::ptxProcessor(int cc) {
-  // Plain sm_XY: nothing generated yet needs the arch-specific sm_90a
-  // features (wgmma, setmaxnreg), and sm_XY PTX also runs on later GPUs.
+  // Hopper (cc 9.0) gets the arch-specific sm_90a: wgmma needs it, and
+  // sm_90a code runs only on cc 9.0 GPUs, which is what it is compiled for.
+  // Others get plain sm_XY, whose PTX also runs on later GPUs.
+  if (cc == 90)
+    return "sm_90a";
   return "sm_" + std::to_string(cc);
 }
 

@@ -9,7 +9,7 @@
 // along n hold copies). B (8k x 8): registers K +1..k, then K + 4k; lanes: K + k,
 // K + 2k, n +1, +2, +4; warps along n only. These are the fragments of PTX's
 // mma.sync.m16n8k{8k} (e.g. k = 2 for f16/bf16, 4 for 8-bit types).
-// Version 3 (wgmma) parses, prints and verifies; it has no LinearLayout yet.
+// Version 3 (wgmma): see mmaV3Layout.
 // #ttg.nvmma_shared: the shared-memory layout wgmma and TMA use.
 //
 //===----------------------------------------------------------------------===//
@@ -169,8 +169,40 @@ LogicalResult NvidiaMmaEncodingAttr::verifyDotOperand(function_ref<InFlightDiagn
 // LinearLayouts
 //===----------------------------------------------------------------------===//
 
+/// Version 3 (wgmma m64nNk*): warp w of a warpgroup holds rows 16 * (w % 4)
+/// .. + 15 of the group's 64-row tile; within a warp the fragment is mma.sync's
+/// 16 x 8 tile repeated along N (register bits: column +1, row +8, then
+/// columns +8, +16, .. up to N / 2: PTX's accumulator fragment d[i], row
+/// 8 * ((i / 2) % 2) + lane / 4, column 8 * (i / 4) + 2 * (lane % 4) + i % 2).
+/// Warps: the first log2(warpsPerCTA[0]) bits along M (16 rows each, so
+/// four consecutive warps form a warpgroup), the rest along N (instrShape[1]
+/// columns each).
+static std::optional<LinearLayout> mmaV3Layout(NvidiaMmaEncodingAttr mma,
+                                               ArrayRef<int64_t> shape) {
+  unsigned wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  int32_t n = mma.getInstrShape()[1];
+  if (!isPow2(wm) || !isPow2(wn) || wm % 4 || !isPow2(n))
+    return std::nullopt;
+  std::vector<LinearLayout::BasisVec> regs = {{0, 1}, {8, 0}};
+  for (int32_t c = 8; c < n; c *= 2)
+    regs.push_back({0, c});
+  std::vector<LinearLayout::BasisVec> warps;
+  for (unsigned i = 1; i < wm; i *= 2)
+    warps.push_back({16 * int32_t(i), 0});
+  for (unsigned i = 1; i < wn; i *= 2)
+    warps.push_back({0, n * int32_t(i)});
+  return fitTile2D({{"register", regs},
+                    {"lane", {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
+                    {"warp", warps}},
+                   16 * wm, n * wn, shape);
+}
+
 std::optional<LinearLayout> NvidiaMmaEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
-  if (!isAmpere() || getWarpsPerCTA().size() != 2 || shape.size() != 2)
+  if (getWarpsPerCTA().size() != 2 || shape.size() != 2)
+    return std::nullopt;
+  if (isHopper())
+    return mmaV3Layout(*this, shape);
+  if (!isAmpere())
     return std::nullopt;
   unsigned wm = getWarpsPerCTA()[0], wn = getWarpsPerCTA()[1];
   if (!isPow2(wm) || !isPow2(wn))
@@ -184,11 +216,34 @@ std::optional<LinearLayout> NvidiaMmaEncodingAttr::toLinearLayout(ArrayRef<int64
 std::optional<LinearLayout>
 NvidiaMmaEncodingAttr::toDotOperandLinearLayout(ArrayRef<int64_t> shape, unsigned opIdx,
                                                 unsigned kWidth) const {
-  if (!isAmpere() || getWarpsPerCTA().size() != 2 || shape.size() != 2)
+  if (getWarpsPerCTA().size() != 2 || shape.size() != 2)
     return std::nullopt;
   int32_t k = kWidth;
   unsigned wm = getWarpsPerCTA()[0], wn = getWarpsPerCTA()[1];
   if (!isPow2(k) || !isPow2(wm) || !isPow2(wn))
+    return std::nullopt;
+  if (isHopper()) {
+    // wgmma's A operand from registers: per warp the A fragment of mma.sync
+    // (16 rows of the warp's quarter of the warpgroup's 64 rows, k elements
+    // contiguous along K per register group); warps along N hold copies.
+    if (opIdx != 0 || wm % 4)
+      return std::nullopt;
+    std::vector<LinearLayout::BasisVec> regs;
+    for (int32_t i = 1; i < k; i *= 2)
+      regs.push_back({0, i});
+    regs.push_back({8, 0});
+    regs.push_back({0, 4 * k});
+    std::vector<LinearLayout::BasisVec> warps;
+    for (unsigned i = 1; i < wm; i *= 2)
+      warps.push_back({16 * int32_t(i), 0});
+    for (unsigned i = 1; i < wn; i *= 2)
+      warps.push_back({0, 0});
+    return fitTile2D({{"register", regs},
+                      {"lane", {{0, k}, {0, 2 * k}, {1, 0}, {2, 0}, {4, 0}}},
+                      {"warp", warps}},
+                     16 * wm, 8 * k, shape);
+  }
+  if (!isAmpere())
     return std::nullopt;
   std::vector<LinearLayout::BasisVec> regs;
   if (opIdx == 0) {

@@ -42,6 +42,27 @@ getMmaV2Warps(mlir::RankedTensorType a, mlir::RankedTensorType b, mlir::RankedTe
 void populateMmaV2DotPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
                               mlir::RewritePatternSet &patterns);
 
+/// The wgmma form of a dot on sm_90 (WgmmaToLLVM.cpp): warps of the
+/// #ttg.nvidia_mma version 3 accumulator (wm along M, a multiple of 4; wn
+/// along N) and the instruction's N, or std::nullopt when the dot does not
+/// fit (f16/bf16 operands, f32 accumulator, power-of-two M (a multiple of
+/// 64), N, K (a multiple of 16), num_warps a multiple of 4).
+struct WgmmaPlan {
+  unsigned wm, wn, instrN;
+};
+std::optional<WgmmaPlan> getWgmmaPlan(mlir::RankedTensorType a, mlir::RankedTensorType b,
+                                      mlir::RankedTensorType c, int numWarps);
+/// TargetInfo::buildTensorCoreDot on sm_90: operands to #ttg.nvmma_shared
+/// buffers, a ttng.warp_group_dot on them; null when the dot does not fit.
+mlir::Value buildWgmmaDot(mlir::OpBuilder &b, mlir::Operation *dot, int numWarps);
+/// TargetInfo::makeDotAsync / waitForDots for ttng.warp_group_dot.
+mlir::Value makeWgmmaAsync(mlir::OpBuilder &b, mlir::Operation *dot, int pending);
+mlir::Value waitForWgmma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
+/// ttng.warp_group_dot (wgmma.mma_async), warp_group_dot_wait and
+/// fence_async_shared.
+void populateWgmmaPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
+                           mlir::RewritePatternSet &patterns);
+
 /// fp32 exp/exp2 on ex2.approx and fp32 division as div.full (Triton's
 /// semantics for `tl.exp` and `/`; FastMathToLLVM.cpp).
 void populateFastMathPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,

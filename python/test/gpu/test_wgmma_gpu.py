@@ -1,0 +1,114 @@
+"""Hopper warpgroup MMA (wgmma) against PyTorch: on a cc 9.0 GPU, f16/bf16 dots of M tiles of 64+
+rows and num_warps a multiple of 4 run on wgmma.mma_async with operands in swizzled shared memory.
+Operand orders (row- and column-major A and B: K-major and MN-major descriptors), warp
+arrangements (warpgroups along M, along N), instruction widths, odd sizes (masked tails), a dot
+outside any loop (operands stored by the threads, a proxy fence), and K loops pipelined or not."""
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tessera  # noqa: E402
+import tessera.language as tl  # noqa: E402
+
+from . import gpu_marks  # noqa: E402
+
+pytestmark = gpu_marks()
+
+
+def is_hopper():
+    return torch.cuda.is_available() and torch.cuda.get_device_capability() == (9, 0)
+
+
+@tessera.jit
+def matmul(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+           BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid = tl.program_id(0)
+    npn = tl.cdiv(N, BN)
+    pid_m = pid // npn
+    pid_n = pid % npn
+    offs_am = pid_m * BM + tl.arange(0, BM)
+    offs_bn = pid_n * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + (offs_am[:, None] * sam + offs_k[None, :] * sak)
+    b_ptrs = b_ptr + (offs_k[:, None] * sbk + offs_bn[None, :] * sbn)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=(offs_am[:, None] < M) & (offs_k[None, :] < K - k * BK), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < K - k * BK) & (offs_bn[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK * sak
+        b_ptrs += BK * sbk
+    c = acc.to(c_ptr.dtype.element_ty)
+    tl.store(c_ptr + scm * offs_am[:, None] + scn * offs_bn[None, :], c,
+             mask=(offs_am[:, None] < M) & (offs_bn[None, :] < N))
+
+
+@tessera.jit
+def single_dot(a_ptr, b_ptr, c_ptr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a = tl.load(a_ptr + rm[:, None] * BK + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * BN + rn[None, :])
+    c = tl.dot(a, b) + 1.0
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], c)
+
+
+def run_matmul(M, N, K, tile, dtype=torch.float16, a_t=False, b_t=False, stages=3):
+    BM, BN, BK, warps = tile
+    g = torch.Generator(device="cuda").manual_seed(M * 1000003 + N * 1009 + K)
+    a = torch.randn(K, M, device="cuda", dtype=dtype, generator=g).t() if a_t else \
+        torch.randn(M, K, device="cuda", dtype=dtype, generator=g)
+    b = torch.randn(N, K, device="cuda", dtype=dtype, generator=g).t() if b_t else \
+        torch.randn(K, N, device="cuda", dtype=dtype, generator=g)
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=dtype)
+    grid = (triton_cdiv(M, BM) * triton_cdiv(N, BN),)
+    k = matmul[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+                     c.stride(1), BM=BM, BN=BN, BK=BK, num_warps=warps, num_stages=stages)
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double()
+    err = ((c.double() - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+    assert not torch.isnan(c).any()
+    assert err < 1e-2, f"relative error {err}"
+    return k
+
+
+@pytest.mark.parametrize("tile", [(64, 64, 32, 4), (128, 128, 64, 8), (128, 256, 64, 8), (64, 256, 64, 8),
+                                  (128, 128, 32, 4), (64, 128, 16, 4)])
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_wgmma_tiles(tile, dtype):
+    k = run_matmul(300, 333, 250, tile, dtype)
+    if is_hopper():
+        assert "wgmma.mma_async" in k.asm["ptx"]
+
+
+@pytest.mark.parametrize("a_t,b_t", [(False, False), (True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("stages", [1, 3])
+def test_wgmma_operand_orders(a_t, b_t, stages):
+    # Column-major operands: the buffers keep the loads' order, so the descriptors are MN-major for
+    # A and K-major for B (wgmma's transpose bits).
+    k = run_matmul(192, 128, 160, (64, 64, 32, 4), torch.float16, a_t, b_t, stages)
+    if is_hopper():
+        assert "wgmma.mma_async" in k.asm["ptx"]
+
+
+@pytest.mark.parametrize("M,N,K", [(1, 1, 1), (7, 300, 33), (65, 8, 16), (129, 200, 300), (300, 300, 17),
+                                   (64, 1, 64), (2, 257, 129)])
+def test_wgmma_odd_sizes(M, N, K):
+    run_matmul(M, N, K, (64, 64, 32, 4))
+
+
+def test_wgmma_dot_outside_a_loop():
+    a = torch.randn(64, 32, device="cuda", dtype=torch.float16)
+    b = torch.randn(32, 128, device="cuda", dtype=torch.float16)
+    c = torch.empty(64, 128, device="cuda", dtype=torch.float32)
+    k = single_dot[(1,)](a, b, c, BM=64, BN=128, BK=32, num_warps=4)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(c, a.float() @ b.float() + 1.0, atol=1e-2, rtol=1e-2)
+    if is_hopper():
+        ptx = k.asm["ptx"]
+        assert "wgmma.mma_async" in ptx and "fence.proxy.async" in ptx
+
+
+def triton_cdiv(a, b):
+    return (a + b - 1) // b

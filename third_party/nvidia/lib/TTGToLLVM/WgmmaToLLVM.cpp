@@ -1,0 +1,507 @@
+//===- WgmmaToLLVM.cpp - Hopper warpgroup MMA (wgmma) ------------------------===//
+//
+// NVIDIA's sm_90 tensor-core path, in two halves:
+//
+// Choosing (ttg-accelerate-matmul, through TargetInfo::buildTensorCoreDot):
+// an f16/bf16 tt.dot with an f32 accumulator, in a module whose warps form
+// whole warpgroups (num_warps a multiple of 4), with M a multiple of 64 and
+// power-of-two tiles, becomes
+//   %a_s = ttg.local_alloc %a : #ttg.nvmma_shared  (each operand stored in the
+//   %b_s = ttg.local_alloc %b : #ttg.nvmma_shared   hardware's swizzled order)
+//   ttng.fence_async_shared                        (st.shared -> async proxy)
+//   %d   = ttng.warp_group_dot %a_s, %b_s, %c      (#ttg.nvidia_mma v3)
+// Each operand buffer keeps the order of the operand's register layout (the
+// order its loads are coalesced in, so ttg-pipeline can fill it with cp.async
+// of the same vectors); rows of min(128, fast extent x element bytes) bytes,
+// swizzled as wgmma's 32/64/128-byte modes. Warpgroups go along M first
+// (64 rows each), the rest along N; instrShape N is the warp column's N up
+// to 256.
+//
+// Lowering: per warpgroup and per m64nN tile of its accumulator registers,
+// one wgmma.mma_async per K step (16 for 16-bit types) with shared-memory
+// matrix descriptors computed from the buffer's own layout (its inverse gives
+// each tile's start offset; the 8-row stride and, for MN-major operands, the
+// stride between swizzle-wide column slabs), between wgmma.fence and
+// wgmma.commit_group; a synchronous dot waits for its group at once.
+// ttng.warp_group_dot_wait becomes wgmma.wait_group with the waited-for
+// registers tied through it, so that nothing reads them earlier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/NVIDIA/TTGToLLVM/TargetInfo.h"
+
+#include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
+#include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
+
+#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tessera;
+using ::tessera::LinearLayout;
+
+namespace {
+
+bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/// Alignment of wgmma operand buffers: the 128-byte swizzle repeats every
+/// 1024 bytes, and descriptors assume a buffer starts on that boundary.
+constexpr int64_t kOperandAlignment = 1024;
+
+Value inlineAsm(OpBuilder &b, Location loc, Type resultType, ValueRange operands,
+                StringRef asmStr, StringRef constraints) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, resultType ? TypeRange{resultType} : TypeRange{}, operands, asmStr, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  return resultType ? op.getResult(0) : Value();
+}
+
+/// The nvmma_shared layout for a wgmma operand of `type` (2-D, f16/bf16)
+/// stored with its dim `fast` contiguous; `mnPerInstr` is the instruction's
+/// extent along the operand's M or N dim (64 for A, instrShape N for B).
+/// Null when no swizzled layout of at least 32-byte rows fits.
+ttg::NVMMASharedEncodingAttr operandEncoding(RankedTensorType type, unsigned opIdx,
+                                             unsigned fast, int64_t mnPerInstr) {
+  MLIRContext *ctx = type.getContext();
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  unsigned kDim = opIdx == 0 ? 1 : 0;
+  int64_t rowBytes = std::min<int64_t>(128, type.getDimSize(fast) * bytes);
+  // An MN-major operand: one instruction's M or N extent covers whole rows
+  // of the swizzle pattern.
+  if (fast != kDim)
+    rowBytes = std::min<int64_t>(rowBytes, mnPerInstr * bytes);
+  if (rowBytes < 32 || !isPow2(rowBytes))
+    return {};
+  return ttg::NVMMASharedEncodingAttr::get(ctx, unsigned(rowBytes), /*transposed=*/fast == 0,
+                                           unsigned(bytes * 8), /*fp4Padded=*/false,
+                                           ttg::CTALayoutAttr::getDefault(ctx, 2));
+}
+
+/// The dim a tensor's layout keeps contiguous in a thread (its blocked
+/// order's first dim), else the last dim.
+unsigned fastDim(RankedTensorType type) {
+  if (auto blocked = dyn_cast_or_null<ttg::BlockedEncodingAttr>(type.getEncoding()))
+    return blocked.getOrder()[0];
+  return 1;
+}
+
+std::string ptxTypeName(Type t) {
+  if (t.isF16())
+    return "f16";
+  if (t.isBF16())
+    return "bf16";
+  return "";
+}
+
+/// The registers of `values` tied through `asmText` (which must not write
+/// them): the returned values are the same bits, but only available after
+/// the asm. 16/64-bit and non-f32 values travel as integers of their width.
+SmallVector<Value> tieThroughAsm(OpBuilder &b, Location loc, ArrayRef<Value> values,
+                                 StringRef asmText) {
+  MLIRContext *ctx = b.getContext();
+  if (values.empty()) {
+    inlineAsm(b, loc, Type(), ValueRange{}, asmText, "~{memory}");
+    return {};
+  }
+  SmallVector<Value> ins;
+  SmallVector<Type> types;
+  std::string outs, tied;
+  for (auto [i, v] : llvm::enumerate(values)) {
+    Type t = v.getType();
+    Value in = v;
+    const char *c;
+    if (t.isF32()) {
+      c = "f";
+    } else {
+      unsigned bits = t.getIntOrFloatBitWidth();
+      Type it = IntegerType::get(ctx, std::max(bits, 16u));
+      if (!t.isInteger(std::max(bits, 16u))) {
+        if (isa<FloatType>(t))
+          in = LLVM::BitcastOp::create(b, loc, IntegerType::get(ctx, bits), v);
+        if (bits < 16)
+          in = LLVM::ZExtOp::create(b, loc, it, in);
+      }
+      c = bits <= 16 ? "h" : bits <= 32 ? "r" : "l";
+      t = it;
+    }
+    ins.push_back(in);
+    types.push_back(t);
+    outs += std::string(i ? "," : "") + "=" + c;
+    tied += "," + std::to_string(i);
+  }
+  auto structTy = LLVM::LLVMStructType::getLiteral(ctx, types);
+  Value res = inlineAsm(b, loc, structTy, ins, asmText, outs + tied);
+  SmallVector<Value> out;
+  for (auto [i, v] : llvm::enumerate(values)) {
+    Value r = LLVM::ExtractValueOp::create(b, loc, res, int64_t(i));
+    Type t = v.getType();
+    if (r.getType() != t) {
+      unsigned bits = t.getIntOrFloatBitWidth();
+      if (bits < 16)
+        r = LLVM::TruncOp::create(b, loc, IntegerType::get(ctx, bits), r);
+      if (r.getType() != t)
+        r = LLVM::BitcastOp::create(b, loc, t, r);
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering
+//===----------------------------------------------------------------------===//
+
+/// A wgmma matrix descriptor's fixed part, and how to find each tile's start.
+struct OperandDescriptor {
+  ExchangeLayout offsets;  // coordinates -> element offsets of the buffer
+  int64_t bytes = 2;       // per element
+  unsigned mnDim = 0, kDim = 1;
+  bool kMajor = true;      // K contiguous (else M or N contiguous: transposed)
+  uint64_t fixed = 0;      // LBO, SBO and swizzle mode fields
+
+  int32_t offsetOf(int64_t mn, int64_t k) const {
+    SmallVector<int32_t, 2> c(2, 0);
+    c[mnDim] = int32_t(mn);
+    c[kDim] = int32_t(k);
+    return offsets.offsetOf(c);
+  }
+};
+
+FailureOr<OperandDescriptor> describeOperand(Operation *op, Type memDescType, unsigned opIdx,
+                                             int64_t kInstr, int64_t mnInstr) {
+  auto type = cast<ttg::MemDescType>(memDescType);
+  auto enc = dyn_cast_or_null<ttg::NVMMASharedEncodingAttr>(type.getEncoding());
+  const char *name = opIdx == 0 ? "a" : "b";
+  if (!enc || enc.getSwizzlingByteWidth() < 32 || enc.getFp4Padded())
+    return op->emitOpError() << "wgmma reads operand " << name
+                             << " from a #ttg.nvmma_shared buffer swizzled by 32, 64 or 128 "
+                                "bytes, but it is "
+                             << memDescType,
+           failure();
+  OperandDescriptor d;
+  d.bytes = type.getElementTypeBitWidth() / 8;
+  d.kDim = opIdx == 0 ? 1 : 0;
+  d.mnDim = 1 - d.kDim;
+  unsigned fast = enc.getTransposed() ? 0 : 1;
+  d.kMajor = fast == d.kDim;
+  int64_t width = enc.getSwizzlingByteWidth();
+  int64_t rowElems = width / d.bytes;
+  ArrayRef<int64_t> shape = type.getShape();
+  FailureOr<ExchangeLayout> offsets = getSharedBufferOffsets(type);
+  if (failed(offsets) || shape.size() != 2 || shape[fast] < rowElems || shape[1 - fast] < 8 ||
+      (!d.kMajor && mnInstr % rowElems) || (d.kMajor && kInstr * d.bytes > width))
+    return op->emitOpError() << "operand " << name << " of type " << memDescType
+                             << " does not hold whole " << width
+                             << "-byte swizzle rows for wgmma tiles of " << mnInstr << " x "
+                             << kInstr,
+           failure();
+  d.offsets = *offsets;
+  // The stride between groups of 8 rows (rows run along the strided dim)
+  // and, MN-major, between slabs of `rowElems` columns.
+  int64_t sbo = d.kMajor ? d.offsetOf(8, 0) * d.bytes : d.offsetOf(0, 8) * d.bytes;
+  int64_t lbo = 0;
+  if (!d.kMajor && shape[d.mnDim] > rowElems)
+    lbo = d.offsetOf(rowElems, 0) * d.bytes;
+  uint64_t mode = width == 128 ? 1 : width == 64 ? 2 : 3;
+  d.fixed = (uint64_t((lbo >> 4) & 0x3FFF) << 16) | (uint64_t((sbo >> 4) & 0x3FFF) << 32) |
+            (mode << 62);
+  return d;
+}
+
+struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDotOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttng::WarpGroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &tc = getTesseraTypeConverter();
+    const TargetInfoBase &ti = getTargetInfo();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto dT = cast<RankedTensorType>(op.getType());
+    auto mma = dyn_cast_or_null<ttg::NvidiaMmaEncodingAttr>(dT.getEncoding());
+    if (!mma || !mma.isHopper())
+      return op.emitOpError("needs a #ttg.nvidia_mma version 3 accumulator");
+    if (!isa<ttg::MemDescType>(op.getA().getType()))
+      return op.emitOpError(
+          "with operand a in registers is not supported yet: a must come from shared memory");
+    auto aT = cast<ttg::MemDescType>(op.getA().getType());
+    Type elt = aT.getElementType();
+    std::string ptxType = ptxTypeName(elt);
+    if (ptxType.empty() || !dT.getElementType().isF32())
+      return op.emitOpError() << "wgmma supports f16 and bf16 operands with an f32 accumulator, "
+                                 "but the operands are "
+                              << elt << " and the accumulator " << dT.getElementType();
+    int64_t K = aT.getShape()[1];
+    const int64_t kInstr = 16;
+    int64_t instrN = mma.getInstrShape()[1];
+    if (K % kInstr)
+      return op.emitOpError() << "needs K to be a multiple of " << kInstr << ", but it is " << K;
+    FailureOr<OperandDescriptor> aD = describeOperand(op, aT, 0, kInstr, 64);
+    FailureOr<OperandDescriptor> bD = describeOperand(op, op.getB().getType(), 1, kInstr, instrN);
+    if (failed(aD) || failed(bD))
+      return failure();
+
+    // The accumulator: blocks of instrN / 2 registers, each one m64nN tile
+    // of a warpgroup in PTX's fragment order.
+    LinearLayout ll = toLinearLayout(dT);
+    SmallVector<SmallVector<int32_t>> regs = registerCoordinates(ll);
+    int64_t block = instrN / 2;
+    if (regs.empty() || int64_t(regs.size()) % block)
+      return op.emitOpError("internal error: the accumulator does not split into wgmma tiles");
+    for (size_t r = 0; r < regs.size(); ++r) {
+      int64_t i = r % block;
+      const auto &origin = regs[r - i];
+      if (regs[r][0] != origin[0] + 8 * ((i / 2) % 2) || regs[r][1] != origin[1] + 8 * (i / 4) + i % 2)
+        return op.emitOpError("internal error: the accumulator registers are not in wgmma's "
+                              "fragment order");
+    }
+    // Where this warp's warpgroup sits: the warp bits above the first two.
+    auto [lane, warp] = laneAndWarp(rewriter, loc, ti);
+    (void)lane;
+    if (ll.getInDimSizeLog2("warp") < 2 || ll.getBasis("warp", 0) != LinearLayout::BasisVec{16, 0} ||
+        ll.getBasis("warp", 1) != LinearLayout::BasisVec{32, 0})
+      return op.emitOpError("internal error: the accumulator's warps do not form warpgroups");
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Value aGroupOff = i32Val(rewriter, loc, 0), bGroupOff = i32Val(rewriter, loc, 0);
+    for (int32_t bit = 2; bit < ll.getInDimSizeLog2("warp"); ++bit) {
+      const auto &basis = ll.getBasis("warp", bit);
+      int32_t aOff = aD->offsetOf(basis[0], 0), bOff = bD->offsetOf(basis[1], 0);
+      if (!aOff && !bOff)
+        continue;
+      Value set = LLVM::AndOp::create(
+          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, warp, i32Val(rewriter, loc, bit)),
+          i32Val(rewriter, loc, 1));
+      if (aOff)
+        aGroupOff = LLVM::XOrOp::create(
+            rewriter, loc, aGroupOff, LLVM::MulOp::create(rewriter, loc, set, i32Val(rewriter, loc, aOff)));
+      if (bOff)
+        bGroupOff = LLVM::XOrOp::create(
+            rewriter, loc, bGroupOff, LLVM::MulOp::create(rewriter, loc, set, i32Val(rewriter, loc, bOff)));
+    }
+    Value aBase = LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getA());
+    Value bBase = LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getB());
+    auto descriptor = [&](Value base, Value groupOff, const OperandDescriptor &d, int32_t constOff) {
+      Value off = LLVM::XOrOp::create(rewriter, loc, groupOff, i32Val(rewriter, loc, constOff));
+      Value addr = LLVM::AddOp::create(
+          rewriter, loc, base, LLVM::MulOp::create(rewriter, loc, off, i32Val(rewriter, loc, d.bytes)));
+      Value field = LLVM::AndOp::create(
+          rewriter, loc, LLVM::LShrOp::create(rewriter, loc, addr, i32Val(rewriter, loc, 4)),
+          i32Val(rewriter, loc, 0x3FFF));
+      Value wide = LLVM::ZExtOp::create(rewriter, loc, i64, field);
+      return LLVM::OrOp::create(rewriter, loc, wide,
+                                LLVM::ConstantOp::create(rewriter, loc, i64,
+                                                         rewriter.getI64IntegerAttr(int64_t(d.fixed))))
+          .getResult();
+    };
+    Value useC = adaptor.getUseC()
+                     ? LLVM::ZExtOp::create(rewriter, loc, i32, adaptor.getUseC()).getResult()
+                     : i32Val(rewriter, loc, 1);
+
+    std::string asmText;
+    {
+      llvm::raw_string_ostream os(asmText);
+      os << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << block + 2 << ", 0;\n\t"
+         << "wgmma.mma_async.sync.aligned.m64n" << instrN << "k" << kInstr << ".f32." << ptxType
+         << "." << ptxType << " {";
+      for (int64_t i = 0; i < block; ++i)
+        os << (i ? ", " : "") << "$" << i;
+      os << "}, $" << block << ", $" << block + 1 << ", p, 1, 1, " << (aD->kMajor ? 0 : 1) << ", "
+         << (bD->kMajor ? 0 : 1) << ";\n}";
+    }
+    std::string constraints;
+    for (int64_t i = 0; i < block; ++i)
+      constraints += std::string(i ? "," : "") + "=f";
+    constraints += ",l,l,r";
+    for (int64_t i = 0; i < block; ++i)
+      constraints += "," + std::to_string(i);
+    auto resTy = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(block, rewriter.getF32Type()));
+
+    SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getC());
+    if (int64_t(acc.size()) != int64_t(regs.size()))
+      return op.emitOpError("internal error: accumulator size mismatch");
+    inlineAsm(rewriter, loc, Type(), ValueRange{}, "wgmma.fence.sync.aligned;", "~{memory}");
+    for (size_t start = 0; start < regs.size(); start += block) {
+      int64_t m0 = regs[start][0], n0 = regs[start][1];
+      for (int64_t k0 = 0; k0 < K; k0 += kInstr) {
+        SmallVector<Value> operands{
+            descriptor(aBase, aGroupOff, *aD, aD->offsetOf(m0, k0)),
+            descriptor(bBase, bGroupOff, *bD, bD->offsetOf(n0, k0)), useC};
+        operands.append(acc.begin() + start, acc.begin() + start + block);
+        Value res = inlineAsm(rewriter, loc, resTy, operands, asmText, constraints);
+        for (int64_t i = 0; i < block; ++i)
+          acc[start + i] = LLVM::ExtractValueOp::create(rewriter, loc, res, i);
+        // Later K steps accumulate.
+        useC = i32Val(rewriter, loc, 1);
+      }
+      useC = adaptor.getUseC()
+                 ? LLVM::ZExtOp::create(rewriter, loc, i32, adaptor.getUseC()).getResult()
+                 : i32Val(rewriter, loc, 1);
+    }
+    inlineAsm(rewriter, loc, Type(), ValueRange{}, "wgmma.commit_group.sync.aligned;", "~{memory}");
+    if (!op.getIsAsync())
+      acc = tieThroughAsm(rewriter, loc, acc, "wgmma.wait_group.sync.aligned 0;");
+    rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(dT), acc));
+    return success();
+  }
+};
+
+struct WarpGroupDotWaitConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDotWaitOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttng::WarpGroupDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // Every register of the tensors waited for goes through the wait.
+    SmallVector<Value> flat;
+    SmallVector<size_t> counts;
+    for (auto [orig, conv] : llvm::zip(op.getInputs(), adaptor.getInputs())) {
+      if (isa<RankedTensorType>(orig.getType())) {
+        SmallVector<Value> vs = unpackStruct(rewriter, loc, conv);
+        counts.push_back(vs.size());
+        flat.append(vs);
+      } else {
+        counts.push_back(0);
+      }
+    }
+    std::string text = "wgmma.wait_group.sync.aligned " + std::to_string(op.getPendings()) + ";";
+    SmallVector<Value> waited = tieThroughAsm(rewriter, loc, flat, text);
+    SmallVector<Value> results;
+    size_t pos = 0;
+    for (auto [i, orig, conv] : llvm::enumerate(op.getInputs(), adaptor.getInputs())) {
+      if (!isa<RankedTensorType>(orig.getType())) {
+        results.push_back(conv);
+        continue;
+      }
+      ArrayRef<Value> part(waited.begin() + pos, counts[i]);
+      pos += counts[i];
+      results.push_back(packStruct(rewriter, loc, conv.getType(), part));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct FenceAsyncSharedConversion : public TesseraOpToLLVMPattern<ttng::FenceAsyncSharedOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttng::FenceAsyncSharedOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    inlineAsm(rewriter, op.getLoc(), Type(), ValueRange{},
+              op.getBCluster() ? "fence.proxy.async.shared::cluster;"
+                               : "fence.proxy.async.shared::cta;",
+              "~{memory}");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+namespace tessera::nvidia {
+
+std::optional<WgmmaPlan> getWgmmaPlan(RankedTensorType aT, RankedTensorType bT,
+                                      RankedTensorType cT, int numWarps) {
+  if (numWarps < 4 || numWarps % 4 || aT.getRank() != 2 || bT.getRank() != 2 ||
+      !cT.getElementType().isF32())
+    return std::nullopt;
+  Type elt = aT.getElementType();
+  if (!(elt.isF16() || elt.isBF16()) || bT.getElementType() != elt)
+    return std::nullopt;
+  int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+  if (!isPow2(M) || !isPow2(N) || !isPow2(K) || M % 64 || K % 16 || N % 8)
+    return std::nullopt;
+  // Warpgroups along M first (64 rows each), the rest along N.
+  unsigned groups = numWarps / 4, gm = 1;
+  while (gm * 2 <= groups && M % (64 * (gm * 2)) == 0)
+    gm *= 2;
+  unsigned gn = groups / gm;
+  if (N % (8 * gn))
+    return std::nullopt;
+  int64_t instrN = std::min<int64_t>(256, N / gn);
+  if (instrN < 8 || !isPow2(instrN))
+    return std::nullopt;
+  return WgmmaPlan{4 * gm, gn, unsigned(instrN)};
+}
+
+Value buildWgmmaDot(OpBuilder &b, Operation *op, int numWarps) {
+  auto dot = dyn_cast<tt::DotOp>(op);
+  if (!dot)
+    return {};
+  RankedTensorType cT = dot.getC().getType();
+  // Each operand is stored as it is computed (a conversion before the store
+  // would only move it through shared memory once more).
+  auto source = [](Value v) {
+    while (auto cvt = v.getDefiningOp<ttg::ConvertLayoutOp>()) {
+      if (!isa<ttg::BlockedEncodingAttr>(cvt.getSrc().getType().getEncoding()))
+        break;
+      v = cvt.getSrc();
+    }
+    return v;
+  };
+  Value aV = source(dot.getA()), bV = source(dot.getB());
+  auto aT = cast<RankedTensorType>(aV.getType()), bT = cast<RankedTensorType>(bV.getType());
+  std::optional<WgmmaPlan> plan = getWgmmaPlan(aT, bT, cT, numWarps);
+  if (!plan)
+    return {};
+  auto aEnc = operandEncoding(aT, 0, fastDim(aT), 64);
+  auto bEnc = operandEncoding(bT, 1, fastDim(bT), plan->instrN);
+  if (!aEnc || !bEnc)
+    return {};
+  MLIRContext *ctx = op->getContext();
+  Location loc = dot.getLoc();
+  auto mma = ttg::NvidiaMmaEncodingAttr::get(ctx, 3, 0, {plan->wm, plan->wn},
+                                             ttg::CTALayoutAttr::getDefault(ctx, 2),
+                                             {16, plan->instrN, 16});
+  Attribute smem = ttg::SharedMemorySpaceAttr::get(ctx);
+  auto alloc = [&](Value v, RankedTensorType t, Attribute enc) {
+    auto type = ttg::MemDescType::get(t.getShape(), t.getElementType(), enc, smem, /*mutable=*/false);
+    return ttg::LocalAllocOp::create(b, loc, type, v, b.getI32IntegerAttr(kOperandAlignment))
+        .getResult();
+  };
+  Value a = alloc(aV, aT, aEnc);
+  Value bb = alloc(bV, bT, bEnc);
+  // The stores above are generic-proxy writes; wgmma reads through the async
+  // proxy.
+  ttng::FenceAsyncSharedOp::create(b, loc, /*bCluster=*/false);
+  auto accT = RankedTensorType::get(cT.getShape(), cT.getElementType(), mma);
+  Value c = ttg::ConvertLayoutOp::create(b, loc, accT, dot.getC());
+  auto wg = ttng::WarpGroupDotOp::create(b, loc, accT, a, bb, c, /*useC=*/Value(),
+                                         dot.getInputPrecisionAttr(),
+                                         dot.getMaxNumImpreciseAccAttr(), b.getBoolAttr(false));
+  return wg.getResult();
+}
+
+Value makeWgmmaAsync(OpBuilder &b, Operation *op, int pending) {
+  auto dot = dyn_cast<ttng::WarpGroupDotOp>(op);
+  if (!dot || dot.getIsAsync() || pending < 0)
+    return {};
+  dot.setIsAsync(true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(dot);
+  SmallVector<Value> inputs{dot.getResult()};
+  for (Value v : {dot.getA(), dot.getB()})
+    if (isa<ttg::MemDescType>(v.getType()))
+      inputs.push_back(v);
+  auto wait = ttng::WarpGroupDotWaitOp::create(b, dot.getLoc(), inputs, pending);
+  return wait.getResult(0);
+}
+
+Value waitForWgmma(OpBuilder &b, Location loc, Value value) {
+  return ttng::WarpGroupDotWaitOp::create(b, loc, ValueRange{value}, 0).getResult(0);
+}
+
+void populateWgmmaPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
+                           RewritePatternSet &patterns) {
+  patterns.add<WarpGroupDotConversion, WarpGroupDotWaitConversion, FenceAsyncSharedConversion>(
+      typeConverter);
+}
+
+} // namespace tessera::nvidia
