@@ -328,6 +328,30 @@ struct MemDescIndexConversion : public TesseraOpToLLVMPattern<ttg::MemDescIndexO
   }
 };
 
+/// A transposed view is the same address: its layout must describe the same
+/// bytes (each element of the view at the offset of the source element it
+/// stands for).
+struct MemDescTransConversion : public TesseraOpToLLVMPattern<ttg::MemDescTransOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::MemDescTransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::MemDescType src = op.getSrc().getType(), dst = op.getType();
+    FailureOr<ExchangeLayout> x = bufferOffsets(src), y = bufferOffsets(dst);
+    ArrayRef<int32_t> order = op.getOrder();
+    bool same = succeeded(x) && succeeded(y) && x->elements == y->elements;
+    for (size_t d = 0; same && d < order.size(); ++d)
+      same = y->offsetOfBit[d] == x->offsetOfBit[order[d]];
+    if (!same)
+      return op.emitOpError() << "cannot lower: the layout of " << dst
+                              << " does not describe the bytes of " << src
+                              << " transposed by the order";
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 struct LocalLoadConversion : public TesseraOpToLLVMPattern<ttg::LocalLoadOp> {
   using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
   LogicalResult matchAndRewrite(ttg::LocalLoadOp op, OpAdaptor adaptor,
@@ -455,7 +479,7 @@ struct AsyncWaitConversion : public TesseraOpToLLVMPattern<ttg::AsyncWaitOp> {
 
 void mlir::tessera::populateMemoryOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
                                                    RewritePatternSet &patterns) {
-  patterns.add<LocalAllocConversion, LocalDeallocConversion, MemDescIndexConversion,
+  patterns.add<LocalAllocConversion, LocalDeallocConversion, MemDescIndexConversion, MemDescTransConversion,
                LocalLoadConversion, LocalStoreConversion, AsyncCopyConversion,
                AsyncCommitGroupConversion, AsyncWaitConversion>(typeConverter);
 }

@@ -112,3 +112,48 @@ def test_wgmma_dot_outside_a_loop():
 
 def triton_cdiv(a, b):
     return (a + b - 1) // b
+
+
+@tessera.jit
+def attention(Q, K, V, O, qk_scale, N_CTX, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    # Two dots per iteration: Q from shared memory (stored once, before the loop), K^T through a
+    # transposed view of its buffer, the probabilities P from registers as the second dot's A.
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, D)
+    q = tl.load(Q + rows[:, None] * D + cols[None, :], mask=rows[:, None] < N_CTX, other=0.0)
+    m_i = tl.zeros((BM,), tl.float32) - float("inf")
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for n0 in range(0, N_CTX, BN):
+        keys = n0 + tl.arange(0, BN)
+        k = tl.load(K + keys[:, None] * D + cols[None, :], mask=keys[:, None] < N_CTX, other=0.0)
+        v = tl.load(V + keys[:, None] * D + cols[None, :], mask=keys[:, None] < N_CTX, other=0.0)
+        s = tl.dot(q, tl.trans(k)) * qk_scale
+        s = tl.where(keys[None, :] < N_CTX, s, -float("inf"))
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        alpha = tl.exp2(m_i - m_new)
+        p = tl.exp2(s - m_new[:, None])
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_new
+    tl.store(O + rows[:, None] * D + cols[None, :], (acc / l_i[:, None]).to(tl.float16),
+             mask=rows[:, None] < N_CTX)
+
+
+@pytest.mark.parametrize("N,D,BM,BN,warps", [(256, 64, 128, 64, 8), (200, 64, 64, 64, 4), (384, 128, 128, 64, 8),
+                                             (130, 32, 64, 32, 4)])
+def test_wgmma_attention(N, D, BM, BN, warps):
+    g = torch.Generator(device="cuda").manual_seed(N * D)
+    q, k, v = (torch.randn(N, D, device="cuda", dtype=torch.float16, generator=g) for _ in range(3))
+    o = torch.full_like(q, float("nan"))
+    kern = attention[(triton_cdiv(N, BM),)](q, k, v, o, 1.4426950408889634 / D ** 0.5, N, D=D, BM=BM, BN=BN,
+                                            num_warps=warps, num_stages=3)
+    torch.cuda.synchronize()
+    ref = torch.softmax((q.float() @ k.float().t()) / D ** 0.5, dim=-1) @ v.float()
+    torch.testing.assert_close(o.float(), ref, atol=2e-2, rtol=2e-2)
+    if is_hopper():
+        ptx = kern.asm["ptx"]
+        assert ptx.count("wgmma.mma_async") > 0
+        # P never goes through shared memory: the loop body has no st.shared.
+        body = ptx.split("$L__BB0_2:")[1].split("$L__BB0_3:")[0] if "$L__BB0_2:" in ptx else ""
+        assert "st.shared" not in body

@@ -62,9 +62,17 @@ ttg::LocalAllocOp operandAlloc(Operation *op) {
   auto alloc = dyn_cast<ttg::LocalAllocOp>(op);
   if (!alloc || !alloc.getSrc() || alloc.getResult().use_empty())
     return {};
-  for (Operation *u : alloc.getResult().getUsers())
+  for (Operation *u : alloc.getResult().getUsers()) {
+    if (auto trans = dyn_cast<ttg::MemDescTransOp>(u)) {
+      // A transposed view the dot reads.
+      for (Operation *tu : trans.getResult().getUsers())
+        if (!isa<tt::DotOpInterface>(tu))
+          return {};
+      continue;
+    }
     if (!isa<tt::DotOpInterface>(u))
       return {};
+  }
   return alloc;
 }
 
@@ -358,7 +366,19 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
     Value view = ttg::MemDescIndexOp::create(lb2, load.getLoc(), r.slot, r.buffer, readSlot);
     for (Operation *user : llvm::make_early_inc_range(load->getUsers())) {
       if (ttg::LocalAllocOp alloc = operandAlloc(user)) {
-        // The dot reads the ring's slot itself.
+        // The dot reads the ring's slot itself (or a transposed view of it).
+        for (Operation *u : llvm::make_early_inc_range(alloc.getResult().getUsers())) {
+          auto trans = dyn_cast<ttg::MemDescTransOp>(u);
+          if (!trans)
+            continue;
+          OpBuilder tb(trans);
+          ttg::MemDescType t = trans.getType();
+          auto viewT = ttg::MemDescType::get(t.getShape(), t.getElementType(), t.getEncoding(),
+                                             t.getMemorySpace(), /*mutable=*/true);
+          Value tv = ttg::MemDescTransOp::create(tb, trans.getLoc(), viewT, view, trans.getOrderAttr());
+          trans.getResult().replaceAllUsesWith(tv);
+          trans.erase();
+        }
         alloc.getResult().replaceAllUsesWith(view);
         alloc.erase();
         continue;
@@ -407,6 +427,8 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
       for (Value v : {dot.getA(), dot.getB()}) {
         if (!isa<ttg::MemDescType>(v.getType()))
           continue;
+        if (auto trans = v.getDefiningOp<ttg::MemDescTransOp>())
+          v = trans.getSrc();
         auto index = v.getDefiningOp<ttg::MemDescIndexOp>();
         if (!index || !ringBuffers.contains(index.getSrc()))
           readsRings = false;

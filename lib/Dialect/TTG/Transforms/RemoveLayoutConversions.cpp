@@ -96,8 +96,10 @@ private:
     Operation *op = use.getOwner();
     unsigned i = use.getOperandNumber();
     if (isUniform(op)) {
-      // Accumulator layouts go through elementwise ops and conversions only.
-      if (isAccumulatorLayout(enc) && !isElementwiseOp(op) && !isa<ttg::ConvertLayoutOp>(op))
+      // Accumulator layouts go through elementwise ops, conversions,
+      // reductions (to slices of them: the row statistics of a softmax over
+      // a dot's result), expand_dims and broadcasts — not through trans.
+      if (isa<tt::TransOp>(op) && isAccumulatorLayout(enc))
         return;
       if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op))
         if (!isPropagatable(cvt.getType().getEncoding()))

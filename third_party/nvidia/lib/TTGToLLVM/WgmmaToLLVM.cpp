@@ -38,6 +38,11 @@
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tessera;
@@ -227,22 +232,39 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
     auto mma = dyn_cast_or_null<ttg::NvidiaMmaEncodingAttr>(dT.getEncoding());
     if (!mma || !mma.isHopper())
       return op.emitOpError("needs a #ttg.nvidia_mma version 3 accumulator");
-    if (!isa<ttg::MemDescType>(op.getA().getType()))
-      return op.emitOpError(
-          "with operand a in registers is not supported yet: a must come from shared memory");
-    auto aT = cast<ttg::MemDescType>(op.getA().getType());
-    Type elt = aT.getElementType();
+    bool aInRegs = isa<RankedTensorType>(op.getA().getType());
+    auto aShaped = cast<ShapedType>(op.getA().getType());
+    Type elt = aShaped.getElementType();
     std::string ptxType = ptxTypeName(elt);
     if (ptxType.empty() || !dT.getElementType().isF32())
       return op.emitOpError() << "wgmma supports f16 and bf16 operands with an f32 accumulator, "
                                  "but the operands are "
                               << elt << " and the accumulator " << dT.getElementType();
-    int64_t K = aT.getShape()[1];
+    int64_t K = aShaped.getShape()[1];
     const int64_t kInstr = 16;
     int64_t instrN = mma.getInstrShape()[1];
     if (K % kInstr)
       return op.emitOpError() << "needs K to be a multiple of " << kInstr << ", but it is " << K;
-    FailureOr<OperandDescriptor> aD = describeOperand(op, aT, 0, kInstr, 64);
+    FailureOr<OperandDescriptor> aD = OperandDescriptor();
+    std::map<std::pair<int32_t, int32_t>, SmallVector<Value>> aTiles;
+    if (aInRegs) {
+      // A's registers, grouped per 16 x 16 tile (the rows of one warp, 16 of
+      // K) in the order of PTX's A fragment: (r, k..k+1), (r+8, k..k+1),
+      // (r, k+8..k+9), (r+8, k+8..k+9), two 16-bit values per register.
+      auto aT = cast<RankedTensorType>(op.getA().getType());
+      auto dotEnc = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(aT.getEncoding());
+      if (!dotEnc || dotEnc.getOpIdx() != 0 || dotEnc.getParent() != mma || dotEnc.getKWidth() != 2)
+        return op.emitOpError("operand a in registers needs the #ttg.dot_op layout (opIdx = 0, "
+                              "kWidth = 2) of the accumulator's layout");
+      SmallVector<Value> aV = unpackStruct(rewriter, loc, adaptor.getA());
+      for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(aT)))) {
+        auto &tile = aTiles[{c[0] / 16, c[1] / 16}];
+        tile.resize(8);
+        tile[(c[1] % 2) + 2 * ((c[0] % 16) / 8) + 4 * ((c[1] % 16) / 8)] = aV[r];
+      }
+    } else {
+      aD = describeOperand(op, op.getA().getType(), 0, kInstr, 64);
+    }
     FailureOr<OperandDescriptor> bD = describeOperand(op, op.getB().getType(), 1, kInstr, instrN);
     if (failed(aD) || failed(bD))
       return failure();
@@ -271,7 +293,7 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
     Value aGroupOff = i32Val(rewriter, loc, 0), bGroupOff = i32Val(rewriter, loc, 0);
     for (int32_t bit = 2; bit < ll.getInDimSizeLog2("warp"); ++bit) {
       const auto &basis = ll.getBasis("warp", bit);
-      int32_t aOff = aD->offsetOf(basis[0], 0), bOff = bD->offsetOf(basis[1], 0);
+      int32_t aOff = aInRegs ? 0 : aD->offsetOf(basis[0], 0), bOff = bD->offsetOf(basis[1], 0);
       if (!aOff && !bOff)
         continue;
       Value set = LLVM::AndOp::create(
@@ -284,7 +306,7 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
         bGroupOff = LLVM::XOrOp::create(
             rewriter, loc, bGroupOff, LLVM::MulOp::create(rewriter, loc, set, i32Val(rewriter, loc, bOff)));
     }
-    Value aBase = LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getA());
+    Value aBase = aInRegs ? Value() : LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getA());
     Value bBase = LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getB());
     auto descriptor = [&](Value base, Value groupOff, const OperandDescriptor &d, int32_t constOff) {
       Value off = LLVM::XOrOp::create(rewriter, loc, groupOff, i32Val(rewriter, loc, constOff));
@@ -303,21 +325,39 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
                      ? LLVM::ZExtOp::create(rewriter, loc, i32, adaptor.getUseC()).getResult()
                      : i32Val(rewriter, loc, 1);
 
+    // Operands: block accumulators (tied), then A (a descriptor, or four
+    // registers), B's descriptor, the scale-d flag.
+    int64_t aCount = aInRegs ? 4 : 1;
     std::string asmText;
     {
       llvm::raw_string_ostream os(asmText);
-      os << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << block + 2 << ", 0;\n\t"
+      os << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << block + aCount + 1 << ", 0;\n\t"
          << "wgmma.mma_async.sync.aligned.m64n" << instrN << "k" << kInstr << ".f32." << ptxType
          << "." << ptxType << " {";
       for (int64_t i = 0; i < block; ++i)
         os << (i ? ", " : "") << "$" << i;
-      os << "}, $" << block << ", $" << block + 1 << ", p, 1, 1, " << (aD->kMajor ? 0 : 1) << ", "
-         << (bD->kMajor ? 0 : 1) << ";\n}";
+      os << "}, ";
+      if (aInRegs)
+        os << "{$" << block << ", $" << block + 1 << ", $" << block + 2 << ", $" << block + 3 << "}";
+      else
+        os << "$" << block;
+      os << ", $" << block + aCount << ", p, 1, 1, ";
+      if (!aInRegs)
+        os << (aD->kMajor ? 0 : 1) << ", ";
+      os << (bD->kMajor ? 0 : 1) << ";\n}";
     }
     std::string constraints;
     for (int64_t i = 0; i < block; ++i)
       constraints += std::string(i ? "," : "") + "=f";
-    constraints += ",l,l,r";
+    constraints += aInRegs ? ",r,r,r,r,l,r" : ",l,l,r";
+    Type halfTy = tc.convertElementType(elt);
+    auto packPair = [&](Value lo, Value hi) {
+      auto vecTy = VectorType::get({2}, halfTy);
+      Value v = LLVM::UndefOp::create(rewriter, loc, vecTy);
+      v = LLVM::InsertElementOp::create(rewriter, loc, v, lo, i32Val(rewriter, loc, 0));
+      v = LLVM::InsertElementOp::create(rewriter, loc, v, hi, i32Val(rewriter, loc, 1));
+      return LLVM::BitcastOp::create(rewriter, loc, i32, v).getResult();
+    };
     for (int64_t i = 0; i < block; ++i)
       constraints += "," + std::to_string(i);
     auto resTy = LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(block, rewriter.getF32Type()));
@@ -329,9 +369,18 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
     for (size_t start = 0; start < regs.size(); start += block) {
       int64_t m0 = regs[start][0], n0 = regs[start][1];
       for (int64_t k0 = 0; k0 < K; k0 += kInstr) {
-        SmallVector<Value> operands{
-            descriptor(aBase, aGroupOff, *aD, aD->offsetOf(m0, k0)),
-            descriptor(bBase, bGroupOff, *bD, bD->offsetOf(n0, k0)), useC};
+        SmallVector<Value> operands;
+        if (aInRegs) {
+          auto it = aTiles.find({int32_t(m0 / 16), int32_t(k0 / 16)});
+          if (it == aTiles.end() || llvm::any_of(it->second, [](Value v) { return !v; }))
+            return op.emitOpError("internal error: a register fragment of operand a is missing");
+          for (int i = 0; i < 8; i += 2)
+            operands.push_back(packPair(it->second[i], it->second[i + 1]));
+        } else {
+          operands.push_back(descriptor(aBase, aGroupOff, *aD, aD->offsetOf(m0, k0)));
+        }
+        operands.push_back(descriptor(bBase, bGroupOff, *bD, bD->offsetOf(n0, k0)));
+        operands.push_back(useC);
         operands.append(acc.begin() + start, acc.begin() + start + block);
         Value res = inlineAsm(rewriter, loc, resTy, operands, asmText, constraints);
         for (int64_t i = 0; i < block; ++i)
@@ -446,14 +495,44 @@ Value buildWgmmaDot(OpBuilder &b, Operation *op, int numWarps) {
     }
     return v;
   };
+  // A transposed operand (tt.trans of a blocked tensor) is stored as it is
+  // and read through a transposed view of the buffer.
+  auto untransposed = [&](Value v) -> Value {
+    auto trans = v.getDefiningOp<tt::TransOp>();
+    if (!trans || trans.getOrder() != ArrayRef<int32_t>{1, 0})
+      return {};
+    Value src = source(trans.getSrc());
+    auto t = cast<RankedTensorType>(src.getType());
+    return isa_and_nonnull<ttg::BlockedEncodingAttr>(t.getEncoding()) && t.getRank() == 2 ? src
+                                                                                          : Value();
+  };
   Value aV = source(dot.getA()), bV = source(dot.getB());
   auto aT = cast<RankedTensorType>(aV.getType()), bT = cast<RankedTensorType>(bV.getType());
   std::optional<WgmmaPlan> plan = getWgmmaPlan(aT, bT, cT, numWarps);
   if (!plan)
     return {};
-  auto aEnc = operandEncoding(aT, 0, fastDim(aT), 64);
-  auto bEnc = operandEncoding(bT, 1, fastDim(bT), plan->instrN);
-  if (!aEnc || !bEnc)
+  auto loopOf = [](Operation *o) { return o->getParentOfType<scf::ForOp>(); };
+  // A stays in registers when it is computed in the loop of the dot (e.g. the
+  // probabilities of attention, from an earlier dot); a loaded or loop-invariant
+  // A goes to shared memory like B.
+  auto definedOutside = [&](Value v) {
+    scf::ForOp loop = loopOf(dot);
+    return loop && !loop->isAncestor(v.getParentRegion()->getParentOp()) &&
+           v.getParentRegion()->getParentOp() != loop.getOperation();
+  };
+  bool aInRegs = !aV.getDefiningOp<tt::LoadOp>() && !definedOutside(aV);
+  Value bTransSrc = untransposed(bV);
+  RankedTensorType bStoreT = bTransSrc ? cast<RankedTensorType>(bTransSrc.getType()) : bT;
+  ttg::NVMMASharedEncodingAttr aEnc, bEnc;
+  if (!aInRegs && !(aEnc = operandEncoding(aT, 0, fastDim(aT), 64)))
+    return {};
+  if (bTransSrc) {
+    // The buffer holds the N x K source, K contiguous (K-major for wgmma).
+    bEnc = operandEncoding(bT, 1, 1 - fastDim(bStoreT), plan->instrN);
+  } else {
+    bEnc = operandEncoding(bT, 1, fastDim(bT), plan->instrN);
+  }
+  if (!bEnc)
     return {};
   MLIRContext *ctx = op->getContext();
   Location loc = dot.getLoc();
@@ -461,16 +540,50 @@ Value buildWgmmaDot(OpBuilder &b, Operation *op, int numWarps) {
                                              ttg::CTALayoutAttr::getDefault(ctx, 2),
                                              {16, plan->instrN, 16});
   Attribute smem = ttg::SharedMemorySpaceAttr::get(ctx);
+  // Stores each operand once: before the outermost loop it does not change
+  // in, else right before the dot; a proxy fence after the stores.
+  llvm::SetVector<Operation *> fenceBefore;
   auto alloc = [&](Value v, RankedTensorType t, Attribute enc) {
+    OpBuilder::InsertionGuard guard(b);
+    Operation *at = dot;
+    for (scf::ForOp loop = loopOf(dot); loop; loop = loopOf(loop)) {
+      Region *def = v.getParentRegion();
+      if (loop->isAncestor(def->getParentOp()) || def->getParentOp() == loop.getOperation())
+        break;
+      at = loop;
+    }
+    b.setInsertionPoint(at);
     auto type = ttg::MemDescType::get(t.getShape(), t.getElementType(), enc, smem, /*mutable=*/false);
-    return ttg::LocalAllocOp::create(b, loc, type, v, b.getI32IntegerAttr(kOperandAlignment))
-        .getResult();
+    Value buf = ttg::LocalAllocOp::create(b, loc, type, v, b.getI32IntegerAttr(kOperandAlignment));
+    fenceBefore.insert(at);
+    return buf;
   };
-  Value a = alloc(aV, aT, aEnc);
-  Value bb = alloc(bV, bT, bEnc);
-  // The stores above are generic-proxy writes; wgmma reads through the async
-  // proxy.
-  ttng::FenceAsyncSharedOp::create(b, loc, /*bCluster=*/false);
+  Value a;
+  if (aInRegs) {
+    auto aOpT = RankedTensorType::get(aT.getShape(), aT.getElementType(),
+                                      ttg::DotOperandEncodingAttr::get(ctx, 0, mma, 2));
+    a = ttg::ConvertLayoutOp::create(b, loc, aOpT, aV);
+  } else {
+    a = alloc(aV, aT, aEnc);
+  }
+  Value bb;
+  if (bTransSrc) {
+    auto srcEnc = ttg::NVMMASharedEncodingAttr::get(ctx, bEnc.getSwizzlingByteWidth(), !bEnc.getTransposed(),
+                                                    bEnc.getElementBitWidth(), false,
+                                                    ttg::CTALayoutAttr::getDefault(ctx, 2));
+    Value buf = alloc(bTransSrc, bStoreT, srcEnc);
+    auto viewT = ttg::MemDescType::get(bT.getShape(), bT.getElementType(), bEnc, smem, false);
+    bb = ttg::MemDescTransOp::create(b, loc, viewT, buf, b.getDenseI32ArrayAttr({1, 0}));
+  } else {
+    bb = alloc(bV, bT, bEnc);
+  }
+  // The stores are generic-proxy writes; wgmma reads through the async
+  // proxy: one fence after the stores at each place.
+  for (Operation *at : fenceBefore) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(at);
+    ttng::FenceAsyncSharedOp::create(b, loc, /*bCluster=*/false);
+  }
   auto accT = RankedTensorType::get(cT.getShape(), cT.getElementType(), mma);
   Value c = ttg::ConvertLayoutOp::create(b, loc, accT, dot.getC());
   auto wg = ttng::WarpGroupDotOp::create(b, loc, accT, a, bb, c, /*useC=*/Value(),
