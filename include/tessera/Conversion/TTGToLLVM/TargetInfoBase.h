@@ -210,14 +210,17 @@ public:
     return {};
   }
   /// Lets `dot` (an op buildTensorCoreDot made) run in the background: marks
-  /// it so and adds, right after it, a wait that leaves at most `pending`
-  /// such dots of the thread in flight. Returns the value that stands for the
-  /// dot's result after that wait, or null when the dot cannot run
-  /// asynchronously (nothing is changed then).
+  /// it so and, for `pending` >= 0, adds right after it a wait that leaves at
+  /// most `pending` such dots of the thread in flight. Returns the value that
+  /// stands for the dot's result after that wait (the result itself for
+  /// `pending` < 0: whoever uses it then waits with waitForDots), or null
+  /// when the dot cannot run asynchronously (nothing is changed then).
   virtual Value makeDotAsync(OpBuilder &b, Operation *dot, int pending) const { return {}; }
-  /// A wait until none of the thread's asynchronous dots is in flight; returns
-  /// `value` (a dot's result) as seen after it.
-  virtual Value waitForDots(OpBuilder &b, Location loc, Value value) const { return value; }
+  /// A wait until at most `pending` of the thread's asynchronous dots are in
+  /// flight; returns `value` (an asynchronous dot's result) as seen after it.
+  virtual Value waitForDots(OpBuilder &b, Location loc, Value value, int pending = 0) const {
+    return value;
+  }
   /// Adds the vendor's own lowering patterns (e.g. dots on tensor cores);
   /// they are tried before the target-independent families, which lower
   /// whatever they do not take.

@@ -398,11 +398,17 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
     load.erase();
   }
 
-  // Dots that read only ring slots may run in the background with one in
-  // flight (the target's asynchronous tensor-core dots): iteration i's copies
-  // overwrite the slot dot i - 1 read, which the wait right after dot i
-  // (at most one pending) has finished. Each such dot accumulates into a
-  // loop-carried value and is only yielded; after the loop, a wait for all.
+  // Dots that read only ring slots (or buffers the loop never writes) may
+  // run in the background (the target's asynchronous tensor-core dots). Each
+  // such dot's result is only yielded (a loop-carried accumulator):
+  // - when the dot accumulates into the carried value itself, a wait right
+  //   after it leaves it in flight (at most one pending): iteration i's
+  //   copies overwrite the slot dot i - 1 read, which that wait finished;
+  // - otherwise (the carried value is first rescaled, as attention's output
+  //   is), the next iteration waits for it right before the carried value's
+  //   first use, which comes before that iteration's copies overwrite the slot
+  //   the dot read.
+  // After the loop, a wait for all.
   OpBuilder ab(newLoop->getContext());
   ab.setInsertionPointAfter(newLoop);
   if (targetInfo) {
@@ -410,6 +416,8 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
     llvm::SmallPtrSet<Value, 4> ringBuffers;
     for (const Ring &r : rings)
       ringBuffers.insert(r.buffer);
+    bool storesShared = false;
+    body->walk([&](ttg::LocalStoreOp) { storesShared = true; });
     SmallVector<tt::DotOpInterface> dots;
     for (auto dot : body->getOps<tt::DotOpInterface>())
       dots.push_back(dot);
@@ -421,27 +429,47 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
       if (use.getOwner() != newYield)
         continue;
       unsigned j = use.getOperandNumber();
-      if (dot.getC() != newLoop.getRegionIterArgs()[j])
+      BlockArgument carried = newLoop.getRegionIterArgs()[j];
+      if (carried.use_empty())
         continue;
-      bool readsRings = true;
+      bool safeBuffers = isa<ttg::MemDescType>(dot.getB().getType());
       for (Value v : {dot.getA(), dot.getB()}) {
         if (!isa<ttg::MemDescType>(v.getType()))
           continue;
         if (auto trans = v.getDefiningOp<ttg::MemDescTransOp>())
           v = trans.getSrc();
+        if (!newLoop->isAncestor(v.getParentBlock()->getParentOp()) && !storesShared)
+          continue; // a buffer filled before the loop, never written in it
         auto index = v.getDefiningOp<ttg::MemDescIndexOp>();
         if (!index || !ringBuffers.contains(index.getSrc()))
-          readsRings = false;
+          safeBuffers = false;
       }
-      if (!readsRings || !isa<ttg::MemDescType>(dot.getB().getType()))
+      if (!safeBuffers)
         continue;
       OpBuilder db(op);
-      Value waited = targetInfo->makeDotAsync(db, op, /*pending=*/1);
-      if (!waited)
-        continue;
-      newYield.setOperand(j, waited);
+      if (dot.getC() == carried) {
+        Value waited = targetInfo->makeDotAsync(db, op, /*pending=*/1);
+        if (!waited)
+          continue;
+        newYield.setOperand(j, waited);
+      } else {
+        // The first op of the body that uses the carried value.
+        Operation *first = nullptr;
+        for (Operation *user : carried.getUsers()) {
+          Operation *top = body->findAncestorOpInBlock(*user);
+          if (top && (!first || top->isBeforeInBlock(first)))
+            first = top;
+        }
+        if (!first || !first->isBeforeInBlock(op))
+          continue;
+        if (!targetInfo->makeDotAsync(db, op, /*pending=*/-1))
+          continue;
+        OpBuilder wb(first);
+        Value ready = targetInfo->waitForDots(wb, loc, carried, 0);
+        carried.replaceAllUsesExcept(ready, ready.getDefiningOp());
+      }
       Value res = newLoop.getResult(j);
-      Value done = targetInfo->waitForDots(ab, loc, res);
+      Value done = targetInfo->waitForDots(ab, loc, res, 0);
       res.replaceAllUsesExcept(done, done.getDefiningOp());
     }
   }

@@ -674,8 +674,8 @@ public:
   Value makeDotAsync(OpBuilder &b, Operation *dot, int pending) const override {
     return ::tessera::nvidia::makeWgmmaAsync(b, dot, pending);
   }
-  Value waitForDots(OpBuilder &b, Location loc, Value value) const override {
-    return ::tessera::nvidia::waitForWgmma(b, loc, value);
+  Value waitForDots(OpBuilder &b, Location loc, Value value, int pending) const override {
+    return ::tessera::nvidia::waitForWgmma(b, loc, value, pending);
   }
 
   void addIllegalVendorOps(ConversionTarget &target) const override {

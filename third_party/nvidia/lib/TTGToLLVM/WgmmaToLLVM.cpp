@@ -39,6 +39,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 #include "llvm/ADT/SetVector.h"
 
@@ -365,32 +366,68 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
     SmallVector<Value> acc = unpackStruct(rewriter, loc, adaptor.getC());
     if (int64_t(acc.size()) != int64_t(regs.size()))
       return op.emitOpError("internal error: accumulator size mismatch");
-    inlineAsm(rewriter, loc, Type(), ValueRange{}, "wgmma.fence.sync.aligned;", "~{memory}");
+    // A zero accumulator (and no useC operand) is not read: the first K step
+    // of each tile runs with scale-d = 0 on uninitialized registers.
+    bool zeroC = false;
+    DenseElementsAttr cInit;
+    if (!adaptor.getUseC() && matchPattern(op.getC(), m_Constant(&cInit)) && cInit.isSplat() &&
+        isa<FloatType>(cInit.getElementType()))
+      zeroC = cInit.getSplatValue<APFloat>().isPosZero();
+    Value firstUseC = useC;
+    if (zeroC) {
+      firstUseC = i32Val(rewriter, loc, 0);
+      Value undef = LLVM::UndefOp::create(rewriter, loc, rewriter.getF32Type());
+      for (Value &v : acc)
+        v = undef;
+    }
+    // A's fragments, packed; then every register the instructions read goes
+    // through wgmma.fence, so that all of them are written before it (ptxas
+    // otherwise makes each wgmma wait for the registers written since).
+    std::map<std::pair<int32_t, int32_t>, SmallVector<Value>> aPacked;
+    SmallVector<Value> fenced;
+    if (aInRegs) {
+      for (auto &[key, tile] : aTiles) {
+        if (llvm::any_of(tile, [](Value v) { return !v; }))
+          return op.emitOpError("internal error: a register fragment of operand a is missing");
+        for (int i = 0; i < 8; i += 2)
+          aPacked[key].push_back(packPair(tile[i], tile[i + 1]));
+        fenced.append(aPacked[key]);
+      }
+    }
+    size_t accStart = fenced.size();
+    if (!zeroC)
+      fenced.append(acc);
+    fenced = tieThroughAsm(rewriter, loc, fenced, "wgmma.fence.sync.aligned;");
+    if (!zeroC)
+      std::copy(fenced.begin() + accStart, fenced.end(), acc.begin());
+    {
+      size_t pos = 0;
+      for (auto &[key, packed] : aPacked)
+        for (Value &v : packed)
+          v = fenced[pos++];
+    }
     for (size_t start = 0; start < regs.size(); start += block) {
       int64_t m0 = regs[start][0], n0 = regs[start][1];
+      Value scaleD = firstUseC;
       for (int64_t k0 = 0; k0 < K; k0 += kInstr) {
         SmallVector<Value> operands;
         if (aInRegs) {
-          auto it = aTiles.find({int32_t(m0 / 16), int32_t(k0 / 16)});
-          if (it == aTiles.end() || llvm::any_of(it->second, [](Value v) { return !v; }))
+          auto it = aPacked.find({int32_t(m0 / 16), int32_t(k0 / 16)});
+          if (it == aPacked.end())
             return op.emitOpError("internal error: a register fragment of operand a is missing");
-          for (int i = 0; i < 8; i += 2)
-            operands.push_back(packPair(it->second[i], it->second[i + 1]));
+          operands.append(it->second.begin(), it->second.end());
         } else {
           operands.push_back(descriptor(aBase, aGroupOff, *aD, aD->offsetOf(m0, k0)));
         }
         operands.push_back(descriptor(bBase, bGroupOff, *bD, bD->offsetOf(n0, k0)));
-        operands.push_back(useC);
+        operands.push_back(scaleD);
         operands.append(acc.begin() + start, acc.begin() + start + block);
         Value res = inlineAsm(rewriter, loc, resTy, operands, asmText, constraints);
         for (int64_t i = 0; i < block; ++i)
           acc[start + i] = LLVM::ExtractValueOp::create(rewriter, loc, res, i);
         // Later K steps accumulate.
-        useC = i32Val(rewriter, loc, 1);
+        scaleD = i32Val(rewriter, loc, 1);
       }
-      useC = adaptor.getUseC()
-                 ? LLVM::ZExtOp::create(rewriter, loc, i32, adaptor.getUseC()).getResult()
-                 : i32Val(rewriter, loc, 1);
     }
     inlineAsm(rewriter, loc, Type(), ValueRange{}, "wgmma.commit_group.sync.aligned;", "~{memory}");
     if (!op.getIsAsync())
@@ -594,9 +631,11 @@ Value buildWgmmaDot(OpBuilder &b, Operation *op, int numWarps) {
 
 Value makeWgmmaAsync(OpBuilder &b, Operation *op, int pending) {
   auto dot = dyn_cast<ttng::WarpGroupDotOp>(op);
-  if (!dot || dot.getIsAsync() || pending < 0)
+  if (!dot || dot.getIsAsync())
     return {};
   dot.setIsAsync(true);
+  if (pending < 0)
+    return dot.getResult();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointAfter(dot);
   SmallVector<Value> inputs{dot.getResult()};
@@ -607,8 +646,8 @@ Value makeWgmmaAsync(OpBuilder &b, Operation *op, int pending) {
   return wait.getResult(0);
 }
 
-Value waitForWgmma(OpBuilder &b, Location loc, Value value) {
-  return ttng::WarpGroupDotWaitOp::create(b, loc, ValueRange{value}, 0).getResult(0);
+Value waitForWgmma(OpBuilder &b, Location loc, Value value, int pending) {
+  return ttng::WarpGroupDotWaitOp::create(b, loc, ValueRange{value}, std::max(pending, 0)).getResult(0);
 }
 
 void populateWgmmaPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,

@@ -57,7 +57,7 @@ std::optional<WgmmaPlan> getWgmmaPlan(mlir::RankedTensorType a, mlir::RankedTens
 mlir::Value buildWgmmaDot(mlir::OpBuilder &b, mlir::Operation *dot, int numWarps);
 /// TargetInfo::makeDotAsync / waitForDots for ttng.warp_group_dot.
 mlir::Value makeWgmmaAsync(mlir::OpBuilder &b, mlir::Operation *dot, int pending);
-mlir::Value waitForWgmma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
+mlir::Value waitForWgmma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, int pending);
 /// ttng.warp_group_dot (wgmma.mma_async), warp_group_dot_wait and
 /// fence_async_shared.
 void populateWgmmaPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,

@@ -1,0 +1,284 @@
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:90}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=8 target=cuda:90}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s --check-prefix=W8
+// Negative RUNs: wgmma needs whole warpgroups (num_warps a multiple of 4)
+// and exists on cc 9.0 only; there every dot stays a tt.dot (mma.sync v2 or
+// FMA) and no wgmma op or nvmma_shared buffer appears anywhere.
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=2 target=cuda:90}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s --check-prefix=W2 --implicit-check-not=ttng. --implicit-check-not=nvmma_shared --implicit-check-not=ttg.local_alloc
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 target=cuda:80}, ttg-accelerate-matmul, canonicalize)' | FileCheck %s --check-prefix=SM80 --implicit-check-not=ttng. --implicit-check-not=nvmma_shared --implicit-check-not=ttg.local_alloc
+
+// ttg-accelerate-matmul on sm_90 (TargetInfo::buildTensorCoreDot ->
+// buildWgmmaDot in third_party/nvidia/lib/TTGToLLVM/WgmmaToLLVM.cpp): an
+// f16/bf16 tt.dot with an f32 accumulator becomes
+//   local_alloc A, local_alloc B (#ttg.nvmma_shared, 1024-byte aligned),
+//   ttng.fence_async_shared, ttng.warp_group_dot in #ttg.nvidia_mma v3.
+// The swizzle of an operand buffer is min(128, fast extent x 2 bytes) (for an
+// MN-major operand also at most one instruction's M/N extent x 2 bytes);
+// warpgroups (4 warps, 64 rows) go along M first, the rest along N, and
+// instrShape N is the N of one warpgroup column (at most 256).
+
+// A K loop, 128x128x32, 4 warps: one warpgroup along M (warpsPerCTA [4, 1])
+// covering all 128 columns (m64n128k16). A (128x32, K contiguous) has 64-byte
+// rows -> swizzle 64; B (32x128, N contiguous) 256-byte rows -> swizzle 128.
+// The operands are stored in the order they are loaded (the registers'
+// blocked layouts), the accumulator is carried through the loop in the v3
+// layout (its zero made there), and converted once after the loop.
+// CHECK-DAG: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+// CHECK-DAG: #[[SA:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+// CHECK-DAG: #[[SB:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-LABEL: tt.func public @k_loop
+// CHECK-NOT: tt.dot
+// CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #[[MMA]]>
+// CHECK: %[[LOOP:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<128x128xf32, #[[MMA]]>)
+// CHECK: %[[X:.*]] = tt.load {{.*}} : tensor<128x32x!tt.ptr<f16>, #[[LA:blocked[0-9]*]]>
+// CHECK: %[[Y:.*]] = tt.load {{.*}} : tensor<32x128x!tt.ptr<f16>, #[[LB:blocked[0-9]*]]>
+// CHECK-NEXT: %[[A:.*]] = ttg.local_alloc %[[X]] {alignment = 1024 : i32} : (tensor<128x32xf16, #[[LA]]>) -> !ttg.memdesc<128x32xf16, #[[SA]], #smem>
+// CHECK-NEXT: %[[B:.*]] = ttg.local_alloc %[[Y]] {alignment = 1024 : i32} : (tensor<32x128xf16, #[[LB]]>) -> !ttg.memdesc<32x128xf16, #[[SB]], #smem>
+// CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+// CHECK-NEXT: %[[D:.*]] = ttng.warp_group_dot %[[A]], %[[B]], %[[ACC]] : !ttg.memdesc<128x32xf16, #[[SA]], #smem> * !ttg.memdesc<32x128xf16, #[[SB]], #smem> -> tensor<128x128xf32, #[[MMA]]>
+// CHECK-NEXT: scf.yield %[[D]] : tensor<128x128xf32, #[[MMA]]>
+// CHECK: ttg.convert_layout %[[LOOP]] : tensor<128x128xf32, #[[MMA]]> -> tensor<128x128xf32, #blocked
+// CHECK-NOT: tt.dot
+// CHECK: tt.return
+// Eight warps: two warpgroups, both along M (128 = 2 x 64): [8, 1], still
+// n128 per instruction; the buffers are the same.
+// W8-DAG: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 128, 16]}>
+// W8-DAG: #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+// W8-LABEL: tt.func public @k_loop
+// W8: scf.for {{.*}} -> (tensor<128x128xf32, #[[MMA]]>)
+// W8: ttng.warp_group_dot {{.*}} -> tensor<128x128xf32, #[[MMA]]>
+// Negative: 2 warps are not a warpgroup: mma.sync (v2) with dot_op operands.
+// W2: #[[V2:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1], instrShape = [16, 8]}>
+// W2-LABEL: tt.func public @k_loop
+// W2: scf.for {{.*}} -> (tensor<128x128xf32, #[[V2]]>)
+// W2: tt.dot {{.*}} : tensor<128x32xf16, #ttg.dot_op<{opIdx = 0, parent = #[[V2]], kWidth = 2}>> * tensor<32x128xf16, #ttg.dot_op<{opIdx = 1, parent = #[[V2]], kWidth = 2}>> -> tensor<128x128xf32, #[[V2]]>
+// Negative: sm_80 has no wgmma: the same dot on mma.sync (v2).
+// SM80: #[[V2:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// SM80-LABEL: tt.func public @k_loop
+// SM80: scf.for {{.*}} -> (tensor<128x128xf32, #[[V2]]>)
+// SM80: tt.dot {{.*}} -> tensor<128x128xf32, #[[V2]]>
+tt.func public @k_loop(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>, %n: i32) {
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ra = tt.splat %a : !tt.ptr<f16> -> tensor<128x32x!tt.ptr<f16>>
+  %rb = tt.splat %b : !tt.ptr<f16> -> tensor<32x128x!tt.ptr<f16>>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32>) : i32 {
+    %x = tt.load %ra : tensor<128x32x!tt.ptr<f16>>
+    %y = tt.load %rb : tensor<32x128x!tt.ptr<f16>>
+    %d = tt.dot %x, %y, %acc : tensor<128x32xf16> * tensor<32x128xf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %rc = tt.splat %c : !tt.ptr<f32> -> tensor<128x128x!tt.ptr<f32>>
+  tt.store %rc, %r : tensor<128x128x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// bf16, 64x64x16, with an accumulator loaded from memory: the same form with
+// the bf16 element type; A's rows are 16 x 2 = 32 bytes (swizzle 32), B's
+// 64 x 2 = 128. The loaded accumulator is converted to the v3 layout right
+// before the dot (after the fence), and the result back.
+// CHECK-DAG: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+// CHECK-DAG: #[[SA:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16}>
+// CHECK-DAG: #[[SB:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// CHECK-LABEL: tt.func public @bf16_dot
+// CHECK: %[[C:.*]] = tt.load {{.*}} : tensor<64x64x!tt.ptr<f32>, #[[LC:blocked[0-9]*]]>
+// CHECK: %[[A:.*]] = ttg.local_alloc %{{.*}} {alignment = 1024 : i32} : (tensor<64x16xbf16, #{{blocked[0-9]*}}>) -> !ttg.memdesc<64x16xbf16, #[[SA]], #smem>
+// CHECK-NEXT: %[[B:.*]] = ttg.local_alloc %{{.*}} {alignment = 1024 : i32} : (tensor<16x64xbf16, #{{blocked[0-9]*}}>) -> !ttg.memdesc<16x64xbf16, #[[SB]], #smem>
+// CHECK-NEXT: ttng.fence_async_shared {bCluster = false}
+// CHECK-NEXT: %[[CM:.*]] = ttg.convert_layout %[[C]] : tensor<64x64xf32, #[[LC]]> -> tensor<64x64xf32, #[[MMA]]>
+// CHECK-NEXT: %[[D:.*]] = ttng.warp_group_dot %[[A]], %[[B]], %[[CM]] : !ttg.memdesc<64x16xbf16, #[[SA]], #smem> * !ttg.memdesc<16x64xbf16, #[[SB]], #smem> -> tensor<64x64xf32, #[[MMA]]>
+// CHECK-NEXT: ttg.convert_layout %[[D]] : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #[[LC]]>
+// CHECK-NOT: tt.dot
+// CHECK: tt.return
+// Eight warps on 64 rows: one warpgroup along M, two along N ([4, 2]), each
+// m64n32; B is MN-major, so its rows are cut to one instruction's 32
+// columns: swizzle 64 (A's stays 32).
+// W8-DAG: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 32, 16]}>
+// W8-DAG: #[[SA:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16}>
+// W8-DAG: #[[SB:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+// W8-LABEL: tt.func public @bf16_dot
+// W8: ttng.warp_group_dot {{.*}} : !ttg.memdesc<64x16xbf16, #[[SA]], #smem> * !ttg.memdesc<16x64xbf16, #[[SB]], #smem> -> tensor<64x64xf32, #[[MMA]]>
+// W2-LABEL: tt.func public @bf16_dot
+// W2: tt.dot {{.*}} -> tensor<64x64xf32, #mma>
+// SM80-LABEL: tt.func public @bf16_dot
+// SM80: tt.dot {{.*}} : tensor<64x16xbf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<16x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+tt.func public @bf16_dot(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %c: !tt.ptr<f32>) {
+  %ra = tt.splat %a : !tt.ptr<bf16> -> tensor<64x16x!tt.ptr<bf16>>
+  %rb = tt.splat %b : !tt.ptr<bf16> -> tensor<16x64x!tt.ptr<bf16>>
+  %rc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %acc = tt.load %rc : tensor<64x64x!tt.ptr<f32>>
+  %x = tt.load %ra : tensor<64x16x!tt.ptr<bf16>>
+  %y = tt.load %rb : tensor<16x64x!tt.ptr<bf16>>
+  %d = tt.dot %x, %y, %acc : tensor<64x16xbf16> * tensor<16x64xbf16> -> tensor<64x64xf32>
+  tt.store %rc, %d : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// 128x256x32. Four warps: one warpgroup, m64n256 (the largest N) over
+// [4, 1]. Eight warps: both warpgroups along M: [8, 1], still n256.
+// CHECK: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 256, 16]}>
+// CHECK-LABEL: tt.func public @wide_128x256
+// CHECK: ttng.warp_group_dot {{.*}} : !ttg.memdesc<128x32xf16, #{{shared[0-9]*}}, #smem> * !ttg.memdesc<32x256xf16, #{{shared[0-9]*}}, #smem> -> tensor<128x256xf32, #[[MMA]]>
+// W8: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 16]}>
+// W8-DAG: #[[SA:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
+// W8-DAG: #[[SB:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+// W8-LABEL: tt.func public @wide_128x256
+// W8: ttg.local_alloc
+// W8-SAME: -> !ttg.memdesc<128x32xf16, #[[SA]], #smem>
+// W8: ttg.local_alloc
+// W8-SAME: -> !ttg.memdesc<32x256xf16, #[[SB]], #smem>
+// W8: ttng.fence_async_shared
+// W8-NEXT: ttng.warp_group_dot {{.*}} -> tensor<128x256xf32, #[[MMA]]>
+// W2-LABEL: tt.func public @wide_128x256
+// W2: tt.dot {{.*}} -> tensor<128x256xf32, #mma>
+// SM80-LABEL: tt.func public @wide_128x256
+// SM80: tt.dot {{.*}} -> tensor<128x256xf32, #mma>
+tt.func public @wide_128x256(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
+  %zero = arith.constant dense<0.0> : tensor<128x256xf32>
+  %ra = tt.splat %a : !tt.ptr<f16> -> tensor<128x32x!tt.ptr<f16>>
+  %rb = tt.splat %b : !tt.ptr<f16> -> tensor<32x256x!tt.ptr<f16>>
+  %x = tt.load %ra : tensor<128x32x!tt.ptr<f16>>
+  %y = tt.load %rb : tensor<32x256x!tt.ptr<f16>>
+  %d = tt.dot %x, %y, %zero : tensor<128x32xf16> * tensor<32x256xf16> -> tensor<128x256xf32>
+  %rc = tt.splat %c : !tt.ptr<f32> -> tensor<128x256x!tt.ptr<f32>>
+  tt.store %rc, %d : tensor<128x256x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// 64x256x32. Four warps: [4, 1], n256. Eight warps: 64 rows hold one
+// warpgroup only, so the second goes along N: [4, 2], each n128.
+// CHECK: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 256, 16]}>
+// CHECK-LABEL: tt.func public @wide_64x256
+// CHECK: ttng.warp_group_dot {{.*}} -> tensor<64x256xf32, #[[MMA]]>
+// W8: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 128, 16]}>
+// W8-LABEL: tt.func public @wide_64x256
+// W8: ttng.warp_group_dot {{.*}} : !ttg.memdesc<64x32xf16, #{{shared[0-9]*}}, #smem> * !ttg.memdesc<32x256xf16, #{{shared[0-9]*}}, #smem> -> tensor<64x256xf32, #[[MMA]]>
+// W2-LABEL: tt.func public @wide_64x256
+// W2: tt.dot {{.*}} -> tensor<64x256xf32, #mma>
+// SM80-LABEL: tt.func public @wide_64x256
+// SM80: tt.dot {{.*}} -> tensor<64x256xf32, #mma>
+tt.func public @wide_64x256(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
+  %zero = arith.constant dense<0.0> : tensor<64x256xf32>
+  %ra = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %rb = tt.splat %b : !tt.ptr<f16> -> tensor<32x256x!tt.ptr<f16>>
+  %x = tt.load %ra : tensor<64x32x!tt.ptr<f16>>
+  %y = tt.load %rb : tensor<32x256x!tt.ptr<f16>>
+  %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x256xf16> -> tensor<64x256xf32>
+  %rc = tt.splat %c : !tt.ptr<f32> -> tensor<64x256x!tt.ptr<f32>>
+  tt.store %rc, %d : tensor<64x256x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Negatives on sm_90 (every RUN): each of these dots stays a tt.dot, with no
+// operand buffer, fence or warp_group_dot before it.
+// M = 32 is less than one warpgroup's 64 rows: mma.sync v2.
+// CHECK: #[[V2:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @m32
+// CHECK-NOT: ttng.
+// CHECK-NOT: ttg.local_alloc
+// CHECK: tt.dot {{.*}} : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #[[V2]], kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #[[V2]], kWidth = 2}>> -> tensor<32x64xf32, #[[V2]]>
+// CHECK-NOT: ttng.
+// CHECK: tt.return
+// W8: #[[V2:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 4], instrShape = [16, 8]}>
+// W8-LABEL: tt.func public @m32
+// W8-NOT: ttng.
+// W8: tt.dot {{.*}} -> tensor<32x64xf32, #[[V2]]>
+// W8-NOT: ttng.
+// W8: tt.return
+// W2-LABEL: tt.func public @m32
+// W2: tt.dot {{.*}} -> tensor<32x64xf32, #mma>
+// SM80-LABEL: tt.func public @m32
+// SM80: tt.dot {{.*}} -> tensor<32x64xf32, #mma>
+tt.func public @m32(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
+  %zero = arith.constant dense<0.0> : tensor<32x64xf32>
+  %ra = tt.splat %a : !tt.ptr<f16> -> tensor<32x32x!tt.ptr<f16>>
+  %rb = tt.splat %b : !tt.ptr<f16> -> tensor<32x64x!tt.ptr<f16>>
+  %x = tt.load %ra : tensor<32x32x!tt.ptr<f16>>
+  %y = tt.load %rb : tensor<32x64x!tt.ptr<f16>>
+  %d = tt.dot %x, %y, %zero : tensor<32x32xf16> * tensor<32x64xf16> -> tensor<32x64xf32>
+  %rc = tt.splat %c : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  tt.store %rc, %d : tensor<32x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Negative: f32 operands (no tf32 here) stay on the FMA units: the dot keeps
+// its blocked layouts.
+// CHECK-NOT: #ttg.nvidia_mma
+// CHECK-LABEL: tt.func public @f32_operands
+// CHECK-NOT: ttng.
+// CHECK: tt.dot {{.*}} : tensor<64x32xf32, #{{blocked[0-9]*}}> * tensor<32x64xf32, #{{blocked[0-9]*}}> -> tensor<64x64xf32, #{{blocked[0-9]*}}>
+// CHECK-NOT: ttng.
+// CHECK: tt.return
+// W8-LABEL: tt.func public @f32_operands
+// W8: tt.dot {{.*}} -> tensor<64x64xf32, #{{blocked[0-9]*}}>
+tt.func public @f32_operands(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ra = tt.splat %a : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  %rb = tt.splat %b : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  %x = tt.load %ra : tensor<64x32x!tt.ptr<f32>>
+  %y = tt.load %rb : tensor<32x64x!tt.ptr<f32>>
+  %d = tt.dot %x, %y, %zero : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>
+  %rc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  tt.store %rc, %d : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Negative: fp8 operands are not a wgmma form here; sm_90 widens them to f16
+// (tt.fp_to_fp) for an mma.sync v2 dot in registers. (sm_80 has no fp8
+// conversions: the dot is left as it was.)
+// CHECK: #[[V2:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @fp8_operands
+// CHECK-NOT: ttng.
+// CHECK: tt.fp_to_fp {{.*}} : tensor<64x32xf8E5M2, #{{blocked[0-9]*}}> -> tensor<64x32xf16, #{{blocked[0-9]*}}>
+// CHECK: tt.fp_to_fp {{.*}} : tensor<32x64xf8E4M3FN, #{{blocked[0-9]*}}> -> tensor<32x64xf16, #{{blocked[0-9]*}}>
+// CHECK: tt.dot {{.*}} : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #[[V2]], kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #[[V2]], kWidth = 2}>> -> tensor<64x64xf32, #[[V2]]>
+// CHECK-NOT: ttng.
+// CHECK: tt.return
+// SM80-LABEL: tt.func public @fp8_operands
+// SM80: tt.dot {{.*}} : tensor<64x32xf8E5M2, #{{blocked[0-9]*}}> * tensor<32x64xf8E4M3FN, #{{blocked[0-9]*}}> -> tensor<64x64xf32, #{{blocked[0-9]*}}>
+tt.func public @fp8_operands(%a: !tt.ptr<f8E5M2>, %b: !tt.ptr<f8E4M3FN>, %c: !tt.ptr<f32>) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ra = tt.splat %a : !tt.ptr<f8E5M2> -> tensor<64x32x!tt.ptr<f8E5M2>>
+  %rb = tt.splat %b : !tt.ptr<f8E4M3FN> -> tensor<32x64x!tt.ptr<f8E4M3FN>>
+  %x = tt.load %ra : tensor<64x32x!tt.ptr<f8E5M2>>
+  %y = tt.load %rb : tensor<32x64x!tt.ptr<f8E4M3FN>>
+  %d = tt.dot %x, %y, %zero : tensor<64x32xf8E5M2> * tensor<32x64xf8E4M3FN> -> tensor<64x64xf32>
+  %rc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  tt.store %rc, %d : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Negative: N = 8 gives B rows of 8 x 2 = 16 bytes, narrower than wgmma's
+// smallest (32-byte) swizzle: no nvmma_shared layout fits, mma.sync v2.
+// CHECK: #[[V2:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func public @n8
+// CHECK-NOT: ttng.
+// CHECK-NOT: ttg.local_alloc
+// CHECK: tt.dot {{.*}} -> tensor<64x8xf32, #[[V2]]>
+// CHECK-NOT: ttng.
+// CHECK: tt.return
+tt.func public @n8(%a: !tt.ptr<f16>, %b: !tt.ptr<f16>, %c: !tt.ptr<f32>) {
+  %zero = arith.constant dense<0.0> : tensor<64x8xf32>
+  %ra = tt.splat %a : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+  %rb = tt.splat %b : !tt.ptr<f16> -> tensor<32x8x!tt.ptr<f16>>
+  %x = tt.load %ra : tensor<64x32x!tt.ptr<f16>>
+  %y = tt.load %rb : tensor<32x8x!tt.ptr<f16>>
+  %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x8xf16> -> tensor<64x8xf32>
+  %rc = tt.splat %c : !tt.ptr<f32> -> tensor<64x8x!tt.ptr<f32>>
+  tt.store %rc, %d : tensor<64x8x!tt.ptr<f32>>
+  tt.return
+}
