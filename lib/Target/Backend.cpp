@@ -46,6 +46,14 @@ const Backend *tessera::lookupBackend(llvm::StringRef name) {
   return it == r.backends.end() ? nullptr : it->second.get();
 }
 
+void tessera::registerAllBackendDialects(mlir::DialectRegistry &dialects) {
+  ensureRegistered();
+  Registry &r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (auto &entry : r.backends)
+    entry.getValue()->registerDialects(dialects);
+}
+
 std::vector<std::string> tessera::getRegisteredBackendNames() {
   ensureRegistered();
   Registry &r = registry();

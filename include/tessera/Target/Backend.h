@@ -91,6 +91,11 @@ const Backend *lookupTarget(llvm::StringRef target, llvm::StringRef &arch,
 /// The names of the registered backends, sorted.
 std::vector<std::string> getRegisteredBackendNames();
 
+/// Adds the dialects of every registered backend to `registry` (a pass that
+/// builds vendor ops through a backend's TargetInfo declares them as its
+/// dependent dialects this way).
+void registerAllBackendDialects(mlir::DialectRegistry &registry);
+
 /// Registers every backend this build contains. Defined by the vendor folders
 /// (third_party/RegisterBackends.cpp); idempotent.
 void registerAllBackends();

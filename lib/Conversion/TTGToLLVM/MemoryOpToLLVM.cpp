@@ -292,6 +292,7 @@ struct LocalAllocConversion : public TesseraOpToLLVMPattern<ttg::LocalAllocOp> {
         return unsupportedBuffer(op, op.getType());
       storeToBuffer(rewriter, loc, tc, adaptor.getSrc(), cast<RankedTensorType>(src.getType()),
                     base, *x);
+      tc.getTargetInfo().fenceStoresForAsyncReaders(rewriter, loc, op.getType().getEncoding());
     }
     rewriter.replaceOp(op, base);
     return success();
@@ -382,6 +383,7 @@ struct LocalStoreConversion : public TesseraOpToLLVMPattern<ttg::LocalStoreOp> {
       return unsupportedBuffer(op, type);
     storeToBuffer(rewriter, op.getLoc(), getTesseraTypeConverter(), adaptor.getSrc(), t,
                   adaptor.getDst(), *x);
+    getTargetInfo().fenceStoresForAsyncReaders(rewriter, op.getLoc(), type.getEncoding());
     rewriter.eraseOp(op);
     return success();
   }

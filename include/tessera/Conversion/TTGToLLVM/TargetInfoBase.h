@@ -144,6 +144,14 @@ public:
   /// still in flight.
   virtual void waitAsyncCopies(OpBuilder &b, Location loc, int pending) const {}
 
+  /// Orders the thread's shared-memory stores just made into a buffer of
+  /// shared layout `encoding` before the target's asynchronous units read it
+  /// (NVIDIA: wgmma reads #ttg.nvmma_shared buffers through the async proxy,
+  /// which needs fence.proxy.async after generic stores). Called after the
+  /// stores of ttg.local_alloc and ttg.local_store; the barrier that orders
+  /// the other threads comes from Membar.
+  virtual void fenceStoresForAsyncReaders(OpBuilder &b, Location loc, Attribute encoding) const {}
+
   /// Whether loadMatrices is available: a warp-wide load of four 8 x 8
   /// matrices of 16-bit elements from shared memory (NVIDIA's ldmatrix).
   virtual bool supportsLoadMatrices() const { return false; }

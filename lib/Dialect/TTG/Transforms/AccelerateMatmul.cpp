@@ -13,6 +13,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
+#include "tessera/Target/Backend.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -28,6 +29,12 @@ namespace {
 
 struct AccelerateMatmulPass
     : public mlir::tessera::impl::AccelerateMatmulBase<AccelerateMatmulPass> {
+  // A vendor's tensor-core dot may be an op of its own dialect.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    AccelerateMatmulBase::getDependentDialects(registry);
+    ::tessera::registerAllBackendDialects(registry);
+  }
+
   void runOnOperation() override {
     // 0. Fold `acc + dot(a, b, 0)` into `dot(a, b, acc)`.
     // 1. Rewrite each dot the target's tensor cores can run into the

@@ -29,6 +29,7 @@
 
 #include "tessera/Analysis/AxisInfo.h"
 #include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
+#include "tessera/Target/Backend.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "tessera/Dialect/TTG/Transforms/Passes.h"
@@ -401,7 +402,7 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
   // Dots that read only ring slots (or buffers the loop never writes) may
   // run in the background (the target's asynchronous tensor-core dots). Each
   // such dot's result is only yielded (a loop-carried accumulator):
-  // - when the dot accumulates into the carried value itself, a wait right
+  // - when the dot accumulates into the carried value itself (its only use), a wait right
   //   after it leaves it in flight (at most one pending): iteration i's
   //   copies overwrite the slot dot i - 1 read, which that wait finished;
   // - otherwise (the carried value is first rescaled, as attention's output
@@ -447,7 +448,7 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
       if (!safeBuffers)
         continue;
       OpBuilder db(op);
-      if (dot.getC() == carried) {
+      if (dot.getC() == carried && carried.hasOneUse()) {
         Value waited = targetInfo->makeDotAsync(db, op, /*pending=*/1);
         if (!waited)
           continue;
@@ -483,6 +484,11 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
 
 struct PipelinePass : public mlir::tessera::impl::PipelineBase<PipelinePass> {
   using PipelineBase::PipelineBase;
+  // The target's asynchronous dots and their waits are ops of its dialect.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    PipelineBase::getDependentDialects(registry);
+    ::tessera::registerAllBackendDialects(registry);
+  }
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<scf::ForOp> loops;

@@ -665,6 +665,11 @@ public:
     return TensorCoreLayouts{mma, 2};
   }
 
+  void fenceStoresForAsyncReaders(OpBuilder &b, Location loc, Attribute encoding) const override {
+    if (cc >= 90 && isa_and_nonnull<mlir::tessera::ttg::NVMMASharedEncodingAttr>(encoding))
+      inlineAsm(b, loc, Type(), ValueRange{}, "fence.proxy.async.shared::cta;", "~{memory}");
+  }
+
   // wgmma exists on cc 9.0 only (sm_90a); later GPUs have other forms.
   Value buildTensorCoreDot(OpBuilder &b, Operation *dot, int numWarps) const override {
     if (cc != 90)

@@ -8,7 +8,6 @@
 // power-of-two tiles, becomes
 //   %a_s = ttg.local_alloc %a : #ttg.nvmma_shared  (each operand stored in the
 //   %b_s = ttg.local_alloc %b : #ttg.nvmma_shared   hardware's swizzled order)
-//   ttng.fence_async_shared                        (st.shared -> async proxy)
 //   %d   = ttng.warp_group_dot %a_s, %b_s, %c      (#ttg.nvidia_mma v3)
 // Each operand buffer keeps the order of the operand's register layout (the
 // order its loads are coalesced in, so ttg-pipeline can fill it with cp.async
@@ -394,11 +393,16 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
         fenced.append(aPacked[key]);
       }
     }
+    // Accumulators computed by other instructions (a rescaled output) are
+    // fenced too; one that comes from a wgmma (a loop-carried accumulator,
+    // maybe still in flight) is not touched.
+    Operation *cDef = op.getC().getDefiningOp();
+    bool fenceAcc = !zeroC && cDef && !isa<ttng::WarpGroupDotOp, ttng::WarpGroupDotWaitOp>(cDef);
     size_t accStart = fenced.size();
-    if (!zeroC)
+    if (fenceAcc)
       fenced.append(acc);
     fenced = tieThroughAsm(rewriter, loc, fenced, "wgmma.fence.sync.aligned;");
-    if (!zeroC)
+    if (fenceAcc)
       std::copy(fenced.begin() + accStart, fenced.end(), acc.begin());
     {
       size_t pos = 0;
@@ -578,8 +582,8 @@ Value buildWgmmaDot(OpBuilder &b, Operation *op, int numWarps) {
                                              {16, plan->instrN, 16});
   Attribute smem = ttg::SharedMemorySpaceAttr::get(ctx);
   // Stores each operand once: before the outermost loop it does not change
-  // in, else right before the dot; a proxy fence after the stores.
-  llvm::SetVector<Operation *> fenceBefore;
+  // in, else right before the dot. (The generic-proxy stores get their
+  // fence.proxy.async in the lowering: fenceStoresForAsyncReaders.)
   auto alloc = [&](Value v, RankedTensorType t, Attribute enc) {
     OpBuilder::InsertionGuard guard(b);
     Operation *at = dot;
@@ -592,7 +596,6 @@ Value buildWgmmaDot(OpBuilder &b, Operation *op, int numWarps) {
     b.setInsertionPoint(at);
     auto type = ttg::MemDescType::get(t.getShape(), t.getElementType(), enc, smem, /*mutable=*/false);
     Value buf = ttg::LocalAllocOp::create(b, loc, type, v, b.getI32IntegerAttr(kOperandAlignment));
-    fenceBefore.insert(at);
     return buf;
   };
   Value a;
@@ -613,13 +616,6 @@ Value buildWgmmaDot(OpBuilder &b, Operation *op, int numWarps) {
     bb = ttg::MemDescTransOp::create(b, loc, viewT, buf, b.getDenseI32ArrayAttr({1, 0}));
   } else {
     bb = alloc(bV, bT, bEnc);
-  }
-  // The stores are generic-proxy writes; wgmma reads through the async
-  // proxy: one fence after the stores at each place.
-  for (Operation *at : fenceBefore) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(at);
-    ttng::FenceAsyncSharedOp::create(b, loc, /*bCluster=*/false);
   }
   auto accT = RankedTensorType::get(cT.getShape(), cT.getElementType(), mma);
   Value c = ttg::ConvertLayoutOp::create(b, loc, accT, dot.getC());
