@@ -284,13 +284,24 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
                               "fragment order");
     }
     // Where this warp's warpgroup sits: the warp bits above the first two.
-    auto [lane, warp] = laneAndWarp(rewriter, loc, ti);
+    auto [lane, warpId] = laneAndWarp(rewriter, loc, ti);
     (void)lane;
+    // The warp id as lane 0 has it: ptxas then knows the descriptors are the
+    // same in every lane and keeps them in uniform registers (no move per
+    // wgmma). All threads of the warpgroup run a wgmma together, so the
+    // shuffle is never divergent.
+    Value warp = LLVM::InlineAsmOp::create(
+                     rewriter, loc, TypeRange{rewriter.getI32Type()}, ValueRange{warpId},
+                     "shfl.sync.idx.b32 $0, $1, 0, 31, -1;", "=r,r", /*has_side_effects=*/false,
+                     /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+                     LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr())
+                     .getResult(0);
     if (ll.getInDimSizeLog2("warp") < 2 || ll.getBasis("warp", 0) != LinearLayout::BasisVec{16, 0} ||
         ll.getBasis("warp", 1) != LinearLayout::BasisVec{32, 0})
       return op.emitOpError("internal error: the accumulator's warps do not form warpgroups");
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
     Value aGroupOff = i32Val(rewriter, loc, 0), bGroupOff = i32Val(rewriter, loc, 0);
+    int32_t aGroupBits = 0, bGroupBits = 0; // offset bits the warpgroup's position sets
     for (int32_t bit = 2; bit < ll.getInDimSizeLog2("warp"); ++bit) {
       const auto &basis = ll.getBasis("warp", bit);
       int32_t aOff = aInRegs ? 0 : aD->offsetOf(basis[0], 0), bOff = bD->offsetOf(basis[1], 0);
@@ -299,6 +310,8 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
       Value set = LLVM::AndOp::create(
           rewriter, loc, LLVM::LShrOp::create(rewriter, loc, warp, i32Val(rewriter, loc, bit)),
           i32Val(rewriter, loc, 1));
+      aGroupBits |= aOff;
+      bGroupBits |= bOff;
       if (aOff)
         aGroupOff = LLVM::XOrOp::create(
             rewriter, loc, aGroupOff, LLVM::MulOp::create(rewriter, loc, set, i32Val(rewriter, loc, aOff)));
@@ -308,8 +321,11 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
     }
     Value aBase = aInRegs ? Value() : LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getA());
     Value bBase = LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getB());
-    auto descriptor = [&](Value base, Value groupOff, const OperandDescriptor &d, int32_t constOff) {
-      Value off = LLVM::XOrOp::create(rewriter, loc, groupOff, i32Val(rewriter, loc, constOff));
+    // Each operand's descriptor for this warpgroup's tile origin, once; a
+    // tile whose constant offset shares no bit with the warpgroup's part and
+    // is a multiple of 16 bytes is that descriptor plus the offset / 16 (the
+    // 14-bit address field cannot carry over: shared memory is under 256 KB).
+    auto descriptorAt = [&](Value base, Value off, const OperandDescriptor &d) {
       Value addr = LLVM::AddOp::create(
           rewriter, loc, base, LLVM::MulOp::create(rewriter, loc, off, i32Val(rewriter, loc, d.bytes)));
       Value field = LLVM::AndOp::create(
@@ -320,6 +336,23 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
                                 LLVM::ConstantOp::create(rewriter, loc, i64,
                                                          rewriter.getI64IntegerAttr(int64_t(d.fixed))))
           .getResult();
+    };
+    Value aOrigin, bOrigin;
+    auto descriptor = [&](Value base, Value groupOff, int32_t groupBits, Value &origin,
+                          const OperandDescriptor &d, int32_t constOff) -> Value {
+      int64_t bytes = int64_t(constOff) * d.bytes;
+      if ((constOff & groupBits) == 0 && bytes % 16 == 0) {
+        if (!origin)
+          origin = descriptorAt(base, groupOff, d);
+        if (bytes == 0)
+          return origin;
+        return LLVM::AddOp::create(rewriter, loc, origin,
+                                   LLVM::ConstantOp::create(rewriter, loc, i64,
+                                                            rewriter.getI64IntegerAttr(bytes >> 4)))
+            .getResult();
+      }
+      Value off = LLVM::XOrOp::create(rewriter, loc, groupOff, i32Val(rewriter, loc, constOff));
+      return descriptorAt(base, off, d);
     };
     Value useC = adaptor.getUseC()
                      ? LLVM::ZExtOp::create(rewriter, loc, i32, adaptor.getUseC()).getResult()
@@ -421,9 +454,9 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
             return op.emitOpError("internal error: a register fragment of operand a is missing");
           operands.append(it->second.begin(), it->second.end());
         } else {
-          operands.push_back(descriptor(aBase, aGroupOff, *aD, aD->offsetOf(m0, k0)));
+          operands.push_back(descriptor(aBase, aGroupOff, aGroupBits, aOrigin, *aD, aD->offsetOf(m0, k0)));
         }
-        operands.push_back(descriptor(bBase, bGroupOff, *bD, bD->offsetOf(n0, k0)));
+        operands.push_back(descriptor(bBase, bGroupOff, bGroupBits, bOrigin, *bD, bD->offsetOf(n0, k0)));
         operands.push_back(scaleD);
         operands.append(acc.begin() + start, acc.begin() + start + block);
         Value res = inlineAsm(rewriter, loc, resTy, operands, asmText, constraints);
