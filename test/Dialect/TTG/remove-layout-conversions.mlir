@@ -188,12 +188,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
 
 // -----
 
-// Negative: an accumulator layout goes through elementwise ops only; a
-// reduction of the dot result stays in the blocked layout it was written for.
+// An accumulator layout also goes through reductions (the result in a
+// #ttg.slice of it): the reduction of the dot result is computed in the mma
+// layout, with no convert before it; only its 64 row sums are converted, to
+// the slice layout the function returns. (Before commit e1fbcd5 accumulator
+// layouts went through elementwise ops only, and the whole 64x64 result was
+// converted to the blocked layout before the reduce.)
 // CHECK-LABEL: tt.func public @epilogue_reduce
 // CHECK: %[[D:.*]] = tt.dot
-// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[D]] : tensor<64x64xf32, #{{[a-z0-9]+}}> -> tensor<64x64xf32, #[[ACC:[a-z0-9]+]]>
-// CHECK-NEXT: "tt.reduce"(%[[C]])
+// CHECK-SAME: -> tensor<64x64xf32, #[[MMA:[a-z0-9]+]]>
+// CHECK-NEXT: %[[S:.*]] = "tt.reduce"(%[[D]]) <{axis = 1 : i32}>
+// CHECK: }) : (tensor<64x64xf32, #[[MMA]]>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #[[MMA]]}>>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[S]] : tensor<64xf32, #ttg.slice<{dim = 1, parent = #[[MMA]]}>> -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #{{blocked[0-9]*}}}>>
+// CHECK-NEXT: tt.return %[[C]]
 #acc = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
@@ -209,6 +216,75 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.thr
       tt.reduce.return %r : f32
     }) : (tensor<64x64xf32, #acc>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #acc}>>
     tt.return %s : tensor<64xf32, #ttg.slice<{dim = 1, parent = #acc}>>
+  }
+}
+
+// -----
+
+// A softmax over a dot result (attention's scores): the row maxima (a reduce
+// to a slice of the mma layout), expand_dims back to the mma layout, the
+// broadcast, the subtraction and the exp all stay in the accumulator's layout;
+// one conversion, of the final values, for the store.
+// CHECK-LABEL: tt.func public @epilogue_softmax
+// CHECK: %[[D:.*]] = tt.dot
+// CHECK-SAME: -> tensor<64x64xf32, #[[MMA:[a-z0-9]+]]>
+// CHECK-NEXT: %[[M:.*]] = "tt.reduce"(%[[D]]) <{axis = 1 : i32}>
+// CHECK: }) : (tensor<64x64xf32, #[[MMA]]>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #[[MMA]]}>>
+// CHECK-NEXT: %[[E:.*]] = tt.expand_dims %[[M]] {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #[[MMA]]}>> -> tensor<64x1xf32, #[[MMA]]>
+// CHECK-NEXT: %[[B:.*]] = tt.broadcast %[[E]] : tensor<64x1xf32, #[[MMA]]> -> tensor<64x64xf32, #[[MMA]]>
+// CHECK-NEXT: %[[S:.*]] = arith.subf %[[D]], %[[B]] : tensor<64x64xf32, #[[MMA]]>
+// CHECK-NEXT: %[[X:.*]] = math.exp %[[S]] : tensor<64x64xf32, #[[MMA]]>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[X]] : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #{{blocked[0-9]*}}>
+// CHECK-NEXT: tt.store %{{.*}}, %[[C]]
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#acc = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @epilogue_softmax(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>,
+                                   %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>,
+                                   %p: tensor<64x64x!tt.ptr<f32>, #acc>) {
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %d = tt.dot %a, %b, %z : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    %c = ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #acc>
+    %m = "tt.reduce"(%c) <{axis = 1 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %r = arith.maxnumf %x, %y : f32
+      tt.reduce.return %r : f32
+    }) : (tensor<64x64xf32, #acc>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #acc}>>
+    %e = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #acc}>> -> tensor<64x1xf32, #acc>
+    %bc = tt.broadcast %e : tensor<64x1xf32, #acc> -> tensor<64x64xf32, #acc>
+    %s = arith.subf %c, %bc : tensor<64x64xf32, #acc>
+    %x = math.exp %s : tensor<64x64xf32, #acc>
+    tt.store %p, %x : tensor<64x64x!tt.ptr<f32>, #acc>
+    tt.return
+  }
+}
+
+// -----
+
+// Negative: an accumulator layout does not go through tt.trans (the pass
+// transposes blocked layouts only): the dot result is converted to the
+// blocked layout before the trans, as written, and the trans keeps its
+// blocked operand and result.
+// CHECK-LABEL: tt.func public @epilogue_trans
+// CHECK: %[[D:.*]] = tt.dot
+// CHECK-SAME: -> tensor<64x64xf32, #[[MMA:[a-z0-9]+]]>
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[D]] : tensor<64x64xf32, #[[MMA]]> -> tensor<64x64xf32, #[[ACC:blocked[0-9]*]]>
+// CHECK-NEXT: %[[T:.*]] = tt.trans %[[C]] {order = array<i32: 1, 0>} : tensor<64x64xf32, #[[ACC]]> -> tensor<64x64xf32, #[[TR:blocked[0-9]*]]>
+// CHECK-NEXT: tt.return %[[T]] : tensor<64x64xf32, #[[TR]]>
+#acc = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#tr = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @epilogue_trans(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>,
+                                 %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>)
+      -> tensor<64x64xf32, #tr> {
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %d = tt.dot %a, %b, %z : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    %c = ttg.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #acc>
+    %t = tt.trans %c {order = array<i32: 1, 0>} : tensor<64x64xf32, #acc> -> tensor<64x64xf32, #tr>
+    tt.return %t : tensor<64x64xf32, #tr>
   }
 }
 
