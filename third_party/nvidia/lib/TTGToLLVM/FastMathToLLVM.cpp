@@ -2,7 +2,10 @@
 //
 // Triton's semantics, which ported kernels are tuned and tested against:
 // fp32 `tl.exp` / `tl.exp2` run on the SFU's ex2.approx (exp as
-// ex2.approx(x * log2 e)), and fp32 `/` is div.full.f32 (2 ulp); the
+// ex2.approx.f32(x * log2 e); exp2 as ex2.approx.ftz.f32, which flushes
+// subnormal results to zero and so needs no range fix-up around the SFU
+// instruction: two multiplies and a compare fewer per element, as Triton
+// 3.6's own exp2 compiles on sm_90), and fp32 `/` is div.full.f32 (2 ulp); the
 // correctly rounded forms are `tl.math.div_rn` and libdevice's functions.
 // Other widths keep the generic lowering (libdevice, IEEE division).
 //
@@ -45,7 +48,9 @@ struct ApproxExp : public TesseraOpToLLVMPattern<OpTy> {
       x = LLVM::FMulOp::create(rewriter, loc, x,
                                LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
                                                         rewriter.getF32FloatAttr(1.4426950408889634f)));
-    rewriter.replaceOp(op, ptxF32(rewriter, loc, {x}, "ex2.approx.f32 $0, $1;", "=f,f"));
+    rewriter.replaceOp(op, ptxF32(rewriter, loc, {x},
+                                  natural ? "ex2.approx.f32 $0, $1;" : "ex2.approx.ftz.f32 $0, $1;",
+                                  "=f,f"));
     return success();
   }
   bool natural;
