@@ -29,10 +29,14 @@ def ptx_of(dtype, shape, target="cuda:90", num_warps=4):
 
 @pytest.mark.parametrize("dtype, instr", [("fp16", "f16.f16"), ("bf16", "bf16.bf16")])
 def test_tensor_cores_for_half_inputs(dtype, instr):
-    ptx = ptx_of(dtype, (64, 64, 32))
+    ptx = ptx_of(dtype, (64, 64, 32), target="cuda:80")
     # 4 warps over 64 rows: each 16 x 64 = 8 n tiles x 2 k tiles.
     assert ptx.count(f"mma.sync.aligned.m16n8k16.row.col.f32.{instr}.f32") == 16
     assert "fma.rn.f32" not in ptx
+    # sm_90: one warpgroup, one m64n64 tile, two k16 steps.
+    ptx = ptx_of(dtype, (64, 64, 32), target="cuda:90")
+    assert ptx.count(f"wgmma.mma_async.sync.aligned.m64n64k16.f32.{instr}") == 2
+    assert "mma.sync" not in ptx and "fma.rn.f32" not in ptx
 
 
 @pytest.mark.parametrize("dtype, shape, target", [
@@ -85,7 +89,8 @@ def expected_variants(a, b, K, BK, flag):
 def test_dot_variants_compile_to_tensor_cores(flag):
     k = tessera.compile(dot_variants, signature={"a": "*fp16", "b": "*fp16", "out": "*fp32", "sums": "*fp32"},
                         constexprs={"K": 128, "FLAG": flag, "BM": 64, "BN": 32, "BK": 32})
-    assert "mma.sync" in k.asm["ptx"]
+    # cuda:90 (the default target): wgmma, m64n32 per k16 step
+    assert "wgmma.mma_async.sync.aligned.m64n32k16" in k.asm["ptx"]
     # acc += dot(...) became dot(..., acc) with the accumulator carried in the mma layout.
     assert "iter_args" in k.asm["ttgir"] and "#mma" in k.asm["ttgir"]
 
