@@ -238,16 +238,19 @@ tt.func public @f32_operands(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32
 
 // -----
 
-// Negative: fp8 operands are not a wgmma form here; sm_90 widens them to f16
-// (tt.fp_to_fp) for an mma.sync v2 dot in registers. (sm_80 has no fp8
-// conversions: the dot is left as it was.)
-// CHECK: #[[V2:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// fp8 operands (e5m2 x e4m3 here) run on wgmma k32 (instrShape K = 32), both
+// buffers K-major whatever the load order: A as loaded (K contiguous), B
+// transposed into its buffer (32 rows of K: a 32-byte swizzle). (sm_80 has no
+// fp8 conversions: the dot is left as it was.)
+// CHECK: #[[F8MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+// CHECK: #[[F8A:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 8}>
+// CHECK: #[[F8B:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = true, elementBitWidth = 8}>
 // CHECK-LABEL: tt.func public @fp8_operands
-// CHECK-NOT: ttng.
-// CHECK: tt.fp_to_fp {{.*}} : tensor<64x32xf8E5M2, #{{blocked[0-9]*}}> -> tensor<64x32xf16, #{{blocked[0-9]*}}>
-// CHECK: tt.fp_to_fp {{.*}} : tensor<32x64xf8E4M3FN, #{{blocked[0-9]*}}> -> tensor<32x64xf16, #{{blocked[0-9]*}}>
-// CHECK: tt.dot {{.*}} : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #[[V2]], kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #[[V2]], kWidth = 2}>> -> tensor<64x64xf32, #[[V2]]>
-// CHECK-NOT: ttng.
+// CHECK-NOT: tt.fp_to_fp
+// CHECK: %[[FA:.*]] = ttg.local_alloc {{.*}} -> !ttg.memdesc<64x32xf8E5M2, #[[F8A]], #smem>
+// CHECK: %[[FB:.*]] = ttg.local_alloc {{.*}} -> !ttg.memdesc<32x64xf8E4M3FN, #[[F8B]], #smem>
+// CHECK: ttng.warp_group_dot %[[FA]], %[[FB]], {{.*}} -> tensor<64x64xf32, #[[F8MMA]]>
+// CHECK-NOT: tt.dot
 // CHECK: tt.return
 // SM80-LABEL: tt.func public @fp8_operands
 // SM80: tt.dot {{.*}} : tensor<64x32xf8E5M2, #{{blocked[0-9]*}}> * tensor<32x64xf8E4M3FN, #{{blocked[0-9]*}}> -> tensor<64x64xf32, #{{blocked[0-9]*}}>

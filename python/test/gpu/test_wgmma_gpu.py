@@ -157,3 +157,61 @@ def test_wgmma_attention(N, D, BM, BN, warps):
         # P never goes through shared memory: the loop body has no st.shared.
         body = ptx.split("$L__BB0_2:")[1].split("$L__BB0_3:")[0] if "$L__BB0_2:" in ptx else ""
         assert "st.shared" not in body
+
+
+def run_views(M, N, K, dtype, tile=(64, 64, 32, 4), stages=3):
+    """Strided views: A every other column of a wider matrix, B every other row of a taller one,
+    C a column slice of a wider output."""
+    BM, BN, BK, warps = tile
+    g = torch.Generator(device="cuda").manual_seed(7 * M + 11 * N + K)
+    a = torch.randn(M, 2 * K, device="cuda", dtype=dtype, generator=g)[:, ::2]
+    b = torch.randn(2 * K, N, device="cuda", dtype=dtype, generator=g)[::2]
+    big = torch.full((M, N + 40), float("nan"), device="cuda", dtype=dtype)
+    c = big[:, 8:8 + N]
+    grid = (triton_cdiv(M, BM) * triton_cdiv(N, BN),)
+    matmul[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+                 BM=BM, BN=BN, BK=BK, num_warps=warps, num_stages=stages)
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double()
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    assert err < 1e-2, f"relative error {err}"
+    assert torch.isnan(big[:, :8]).all() and torch.isnan(big[:, 8 + N:]).all(), "wrote outside the view"
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("M,N,K", [(96, 80, 64), (257, 130, 96)])
+def test_wgmma_strided_views(M, N, K, dtype):
+    run_views(M, N, K, dtype)
+
+
+def test_wgmma_sizes_1_to_300():
+    # A sample of every size from 1 to 300 along each of M, N and K (the others fixed and odd).
+    for s in list(range(1, 20)) + [31, 33, 63, 64, 65, 127, 128, 129, 191, 200, 255, 256, 257, 299, 300]:
+        for M, N, K in ((s, 77, 45), (61, s, 45), (61, 77, s)):
+            run_matmul(M, N, K, (64, 64, 32, 4), torch.float16, stages=3)
+
+
+@pytest.mark.skipif(not hasattr(torch, "float8_e4m3fn"), reason="torch without fp8")
+@pytest.mark.parametrize("ta,tb", [("float8_e4m3fn", "float8_e4m3fn"), ("float8_e5m2", "float8_e5m2"),
+                                   ("float8_e4m3fn", "float8_e5m2")])
+@pytest.mark.parametrize("b_k_major", [False, True])
+def test_wgmma_fp8(ta, tb, b_k_major):
+    # fp8 runs on wgmma ...k32.e4m3/e5m2 with both operands stored K-major (B transposed into its
+    # buffer when it is loaded N-major).
+    M, N, K = 256, 192, 320
+    g = torch.Generator(device="cuda").manual_seed(3)
+    a = torch.randn(M, K, device="cuda", generator=g).to(getattr(torch, ta))
+    bt = torch.randn(N, K, device="cuda", generator=g).to(getattr(torch, tb))
+    b = bt.t() if b_k_major else bt.t().contiguous()
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    k = matmul[(triton_cdiv(M, 128) * triton_cdiv(N, 64),)](
+        a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+        BM=128, BN=64, BK=64, num_warps=4, num_stages=3)
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double()
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    assert err < 1e-2, f"relative error {err}"
+    if is_hopper():
+        ptx = k.asm["ptx"]
+        name = {"float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
+        assert f"wgmma.mma_async.sync.aligned.m64n64k32.f32.{name[ta]}.{name[tb]}" in ptx

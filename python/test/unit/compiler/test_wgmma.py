@@ -161,3 +161,19 @@ def test_attention_keeps_p_in_registers():
         assert banned not in body, banned
     # A's four registers in braces, no transpose immediate for A.
     assert re.search(r"wgmma\.mma_async[^;]*\{[^}]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, p, 1, 1, 1;", ptx)
+
+
+@pytest.mark.parametrize("dtype,ptx_type", [("fp8e4nv", "e4m3"), ("fp8e5", "e5m2")])
+@pytest.mark.parametrize("b_col", [False, True])
+def test_fp8_runs_on_wgmma_with_k_major_buffers(dtype, ptx_type, b_col):
+    sig, const = _sig(dtype, b_col_major=b_col)
+    sig["c_ptr"] = "*fp16:16"
+    k = tessera.compile(matmul, signature=sig, constexprs={"BM": 128, "BN": 128, "BK": 64, **const},
+                        target="cuda:90", num_warps=8, num_stages=3)
+    ptx, ttgir = k.asm["ptx"], k.asm["ttgir"]
+    # 8-bit operands: k32 instructions, no transpose immediates (both buffers K-major: B's
+    # nvmma_shared is transposed whatever the load order).
+    assert re.search(rf"wgmma\.mma_async\.sync\.aligned\.m64n128k32\.f32\.{ptx_type}\.{ptx_type} "
+                     r"\{[^}]*\}, %rd\d+, %rd\d+, p, 1, 1;", ptx)
+    assert "instrShape = [16, 128, 32]" in ttgir
+    assert re.search(r"nvmma_shared<\{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8\}>", ttgir)

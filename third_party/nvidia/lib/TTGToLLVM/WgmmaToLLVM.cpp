@@ -100,8 +100,17 @@ std::string ptxTypeName(Type t) {
     return "f16";
   if (t.isBF16())
     return "bf16";
+  if (isa<Float8E4M3FNType>(t))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "e5m2";
   return "";
 }
+
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// K of one wgmma: 32 bytes of each row of A and column of B.
+int64_t wgmmaK(Type elt) { return 256 / elt.getIntOrFloatBitWidth(); }
 
 /// The registers of `values` tied through `asmText` (which must not write
 /// them): the returned values are the same bits, but only available after
@@ -235,13 +244,19 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
     bool aInRegs = isa<RankedTensorType>(op.getA().getType());
     auto aShaped = cast<ShapedType>(op.getA().getType());
     Type elt = aShaped.getElementType();
-    std::string ptxType = ptxTypeName(elt);
-    if (ptxType.empty() || !dT.getElementType().isF32())
-      return op.emitOpError() << "wgmma supports f16 and bf16 operands with an f32 accumulator, "
-                                 "but the operands are "
-                              << elt << " and the accumulator " << dT.getElementType();
+    Type bElt = cast<ShapedType>(op.getB().getType()).getElementType();
+    std::string ptxType = ptxTypeName(elt), bPtxType = ptxTypeName(bElt);
+    bool fp8 = isFp8(elt);
+    if (ptxType.empty() || bPtxType.empty() || fp8 != isFp8(bElt) || (!fp8 && elt != bElt) ||
+        !dT.getElementType().isF32())
+      return op.emitOpError() << "wgmma supports f16, bf16 and fp8 (e4m3, e5m2) operands with an "
+                                 "f32 accumulator, but the operands are "
+                              << elt << " and " << bElt << " and the accumulator "
+                              << dT.getElementType();
+    if (fp8 && aInRegs)
+      return op.emitOpError("with fp8 operands reads a from shared memory only");
     int64_t K = aShaped.getShape()[1];
-    const int64_t kInstr = 16;
+    const int64_t kInstr = wgmmaK(elt);
     int64_t instrN = mma.getInstrShape()[1];
     if (K % kInstr)
       return op.emitOpError() << "needs K to be a multiple of " << kInstr << ", but it is " << K;
@@ -268,6 +283,11 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
     FailureOr<OperandDescriptor> bD = describeOperand(op, op.getB().getType(), 1, kInstr, instrN);
     if (failed(aD) || failed(bD))
       return failure();
+    // wgmma transposes only 16-bit operands: 8-bit ones must be stored K-major.
+    if (fp8 && (!aD->kMajor || !bD->kMajor))
+      return op.emitOpError() << "with fp8 operands needs both buffers K-major (K contiguous: "
+                                 "#ttg.nvmma_shared transposed = false for a, true for b), but "
+                              << (aD->kMajor ? "b" : "a") << " is not";
 
     // The accumulator: blocks of instrN / 2 registers, each one m64nN tile
     // of a warpgroup in PTX's fragment order.
@@ -366,7 +386,7 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
       llvm::raw_string_ostream os(asmText);
       os << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << block + aCount + 1 << ", 0;\n\t"
          << "wgmma.mma_async.sync.aligned.m64n" << instrN << "k" << kInstr << ".f32." << ptxType
-         << "." << ptxType << " {";
+         << "." << bPtxType << " {";
       for (int64_t i = 0; i < block; ++i)
         os << (i ? ", " : "") << "$" << i;
       os << "}, ";
@@ -374,10 +394,14 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
         os << "{$" << block << ", $" << block + 1 << ", $" << block + 2 << ", $" << block + 3 << "}";
       else
         os << "$" << block;
-      os << ", $" << block + aCount << ", p, 1, 1, ";
-      if (!aInRegs)
-        os << (aD->kMajor ? 0 : 1) << ", ";
-      os << (bD->kMajor ? 0 : 1) << ";\n}";
+      os << ", $" << block + aCount << ", p, 1, 1";
+      // The transpose immediates exist for 16-bit types only.
+      if (!fp8) {
+        if (!aInRegs)
+          os << ", " << (aD->kMajor ? 0 : 1);
+        os << ", " << (bD->kMajor ? 0 : 1);
+      }
+      os << ";\n}";
     }
     std::string constraints;
     for (int64_t i = 0; i < block; ++i)
@@ -536,10 +560,11 @@ std::optional<WgmmaPlan> getWgmmaPlan(RankedTensorType aT, RankedTensorType bT,
       !cT.getElementType().isF32())
     return std::nullopt;
   Type elt = aT.getElementType();
-  if (!(elt.isF16() || elt.isBF16()) || bT.getElementType() != elt)
+  bool fp8 = isFp8(elt) && isFp8(bT.getElementType());
+  if (!fp8 && (!(elt.isF16() || elt.isBF16()) || bT.getElementType() != elt))
     return std::nullopt;
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-  if (!isPow2(M) || !isPow2(N) || !isPow2(K) || M % 64 || K % 16 || N % 8)
+  if (!isPow2(M) || !isPow2(N) || !isPow2(K) || M % 64 || K % wgmmaK(elt) || N % 8)
     return std::nullopt;
   // Warpgroups along M first (64 rows each), the rest along N.
   unsigned groups = numWarps / 4, gm = 1;
@@ -594,13 +619,17 @@ Value buildWgmmaDot(OpBuilder &b, Operation *op, int numWarps) {
     return loop && !loop->isAncestor(v.getParentRegion()->getParentOp()) &&
            v.getParentRegion()->getParentOp() != loop.getOperation();
   };
-  bool aInRegs = !aV.getDefiningOp<tt::LoadOp>() && !definedOutside(aV);
+  // 8-bit operands: wgmma takes them K-major only, and A from shared memory.
+  bool fp8 = isFp8(aT.getElementType());
+  bool aInRegs = !fp8 && !aV.getDefiningOp<tt::LoadOp>() && !definedOutside(aV);
   Value bTransSrc = untransposed(bV);
   RankedTensorType bStoreT = bTransSrc ? cast<RankedTensorType>(bTransSrc.getType()) : bT;
   ttg::NVMMASharedEncodingAttr aEnc, bEnc;
-  if (!aInRegs && !(aEnc = operandEncoding(aT, 0, fastDim(aT), 64)))
+  if (!aInRegs && !(aEnc = operandEncoding(aT, 0, fp8 ? 1 : fastDim(aT), 64)))
     return {};
-  if (bTransSrc) {
+  if (fp8) {
+    bEnc = operandEncoding(bT, 1, /*fast=K*/ 0, plan->instrN);
+  } else if (bTransSrc) {
     // The buffer holds the N x K source, K contiguous (K-major for wgmma).
     bEnc = operandEncoding(bT, 1, 1 - fastDim(bStoreT), plan->instrN);
   } else {
@@ -612,7 +641,7 @@ Value buildWgmmaDot(OpBuilder &b, Operation *op, int numWarps) {
   Location loc = dot.getLoc();
   auto mma = ttg::NvidiaMmaEncodingAttr::get(ctx, 3, 0, {plan->wm, plan->wn},
                                              ttg::CTALayoutAttr::getDefault(ctx, 2),
-                                             {16, plan->instrN, 16});
+                                             {16, plan->instrN, unsigned(wgmmaK(aT.getElementType()))});
   Attribute smem = ttg::SharedMemorySpaceAttr::get(ctx);
   // Stores each operand once: before the outermost loop it does not change
   // in, else right before the dot. (The generic-proxy stores get their
