@@ -238,6 +238,34 @@ tt.func public @f32_operands(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32
 
 // -----
 
+// f32 operands with inputPrecision = tf32 run on wgmma k8 (instrShape K = 8),
+// both 32-bit buffers K-major (B transposed into its buffer); the same dot
+// without the attribute (IEEE, @f32_operands above) stays exact on FMA units.
+// CHECK: #[[T32MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+// CHECK: #[[T32A:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+// CHECK: #[[T32B:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>
+// CHECK-LABEL: tt.func public @tf32_operands
+// CHECK: %[[TA:.*]] = ttg.local_alloc {{.*}} -> !ttg.memdesc<64x32xf32, #[[T32A]], #smem>
+// CHECK: %[[TB:.*]] = ttg.local_alloc {{.*}} -> !ttg.memdesc<32x64xf32, #[[T32B]], #smem>
+// CHECK: ttng.warp_group_dot %[[TA]], %[[TB]], {{.*}}{inputPrecision = 0 : i32} {{.*}} -> tensor<64x64xf32, #[[T32MMA]]>
+// CHECK-NOT: tt.dot
+// CHECK: tt.return
+// W8-LABEL: tt.func public @tf32_operands
+// W8: ttng.warp_group_dot
+tt.func public @tf32_operands(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %c: !tt.ptr<f32>) {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %ra = tt.splat %a : !tt.ptr<f32> -> tensor<64x32x!tt.ptr<f32>>
+  %rb = tt.splat %b : !tt.ptr<f32> -> tensor<32x64x!tt.ptr<f32>>
+  %x = tt.load %ra : tensor<64x32x!tt.ptr<f32>>
+  %y = tt.load %rb : tensor<32x64x!tt.ptr<f32>>
+  %d = tt.dot %x, %y, %zero, inputPrecision = tf32 : tensor<64x32xf32> * tensor<32x64xf32> -> tensor<64x64xf32>
+  %rc = tt.splat %c : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  tt.store %rc, %d : tensor<64x64x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
 // fp8 operands (e5m2 x e4m3 here) run on wgmma k32 (instrShape K = 32), both
 // buffers K-major whatever the load order: A as loaded (K contiguous), B
 // transposed into its buffer (32 rows of K: a 32-byte swizzle). (sm_80 has no

@@ -215,3 +215,24 @@ def test_wgmma_fp8(ta, tb, b_k_major):
         ptx = k.asm["ptx"]
         name = {"float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
         assert f"wgmma.mma_async.sync.aligned.m64n64k32.f32.{name[ta]}.{name[tb]}" in ptx
+
+
+@pytest.mark.parametrize("b_k_major", [False, True])
+def test_wgmma_tf32(b_k_major):
+    # f32 tiles with the default input_precision ("tf32") run on wgmma ...k8.tf32 on sm_90:
+    # tf32 rounding, so about 1e-3 relative error against float64.
+    M, N, K = 192, 160, 200
+    g = torch.Generator(device="cuda").manual_seed(5)
+    a = torch.randn(M, K, device="cuda", generator=g)
+    bt = torch.randn(N, K, device="cuda", generator=g)
+    b = bt.t() if b_k_major else bt.t().contiguous()
+    c = torch.full((M, N), float("nan"), device="cuda")
+    k = matmul[(triton_cdiv(M, 64) * triton_cdiv(N, 64),)](
+        a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+        BM=64, BN=64, BK=32, num_warps=4, num_stages=3)
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double()
+    err = ((c.double() - ref).norm() / ref.norm()).item()
+    assert err < 5e-3, f"relative error {err}"
+    if is_hopper():
+        assert "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32" in k.asm["ptx"]

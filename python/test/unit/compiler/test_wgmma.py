@@ -177,3 +177,25 @@ def test_fp8_runs_on_wgmma_with_k_major_buffers(dtype, ptx_type, b_col):
                      r"\{[^}]*\}, %rd\d+, %rd\d+, p, 1, 1;", ptx)
     assert "instrShape = [16, 128, 32]" in ttgir
     assert re.search(r"nvmma_shared<\{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8\}>", ttgir)
+
+
+@tessera.jit
+def f32_dot(a_ptr, b_ptr, c_ptr, PREC: tl.constexpr):
+    r = tl.arange(0, 64)
+    k = tl.arange(0, 32)
+    a = tl.load(a_ptr + r[:, None] * 32 + k[None, :])
+    b = tl.load(b_ptr + k[:, None] * 64 + r[None, :])
+    tl.store(c_ptr + r[:, None] * 64 + r[None, :], tl.dot(a, b, input_precision=PREC))
+
+
+@pytest.mark.parametrize("prec", ["tf32", "ieee", "tf32x3"])
+def test_f32_dots_run_as_tf32_on_wgmma_only_when_allowed(prec):
+    k = tessera.compile(f32_dot, signature={"a_ptr": "*fp32:16", "b_ptr": "*fp32:16", "c_ptr": "*fp32:16"},
+                        constexprs={"PREC": prec}, target="cuda:90", num_warps=4)
+    ptx = k.asm["ptx"]
+    if prec == "tf32":
+        # k8 steps, both buffers K-major (B transposed into its buffer), no transpose immediates
+        assert ptx.count("wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32") == 4
+        assert re.search(r"wgmma\.mma_async[^;]*, p, 1, 1;", ptx)
+    else:
+        assert "wgmma" not in ptx and "fma.rn.f32" in ptx

@@ -3,7 +3,9 @@
 // NVIDIA's sm_90 tensor-core path, in two halves:
 //
 // Choosing (ttg-accelerate-matmul, through TargetInfo::buildTensorCoreDot):
-// an f16/bf16 tt.dot with an f32 accumulator, in a module whose warps form
+// an f16/bf16 tt.dot with an f32 accumulator (also fp8 e4m3/e5m2, and f32
+// with inputPrecision = tf32: those two K-major only, A from shared memory),
+// in a module whose warps form
 // whole warpgroups (num_warps a multiple of 4), with M a multiple of 64 and
 // power-of-two tiles, becomes
 //   %a_s = ttg.local_alloc %a : #ttg.nvmma_shared  (each operand stored in the
@@ -245,16 +247,21 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
     auto aShaped = cast<ShapedType>(op.getA().getType());
     Type elt = aShaped.getElementType();
     Type bElt = cast<ShapedType>(op.getB().getType()).getElementType();
-    std::string ptxType = ptxTypeName(elt), bPtxType = ptxTypeName(bElt);
+    // f32 operands run as tf32 when the dot allows it (inputPrecision = tf32).
+    bool tf32 = elt.isF32() && bElt.isF32() && op.getInputPrecision() == tt::InputPrecision::TF32;
+    std::string ptxType = tf32 ? "tf32" : ptxTypeName(elt), bPtxType = tf32 ? "tf32" : ptxTypeName(bElt);
     bool fp8 = isFp8(elt);
     if (ptxType.empty() || bPtxType.empty() || fp8 != isFp8(bElt) || (!fp8 && elt != bElt) ||
         !dT.getElementType().isF32())
-      return op.emitOpError() << "wgmma supports f16, bf16 and fp8 (e4m3, e5m2) operands with an "
-                                 "f32 accumulator, but the operands are "
+      return op.emitOpError() << "wgmma supports f16, bf16, fp8 (e4m3, e5m2) and tf32 (f32 with "
+                                 "inputPrecision = tf32) operands with an f32 accumulator, but the "
+                                 "operands are "
                               << elt << " and " << bElt << " and the accumulator "
                               << dT.getElementType();
-    if (fp8 && aInRegs)
-      return op.emitOpError("with fp8 operands reads a from shared memory only");
+    // 8- and 32-bit operands: wgmma reads them K-major from shared memory only.
+    bool kMajorOnly = fp8 || tf32;
+    if (kMajorOnly && aInRegs)
+      return op.emitOpError() << "with " << elt << " operands reads a from shared memory only";
     int64_t K = aShaped.getShape()[1];
     const int64_t kInstr = wgmmaK(elt);
     int64_t instrN = mma.getInstrShape()[1];
@@ -283,9 +290,9 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
     FailureOr<OperandDescriptor> bD = describeOperand(op, op.getB().getType(), 1, kInstr, instrN);
     if (failed(aD) || failed(bD))
       return failure();
-    // wgmma transposes only 16-bit operands: 8-bit ones must be stored K-major.
-    if (fp8 && (!aD->kMajor || !bD->kMajor))
-      return op.emitOpError() << "with fp8 operands needs both buffers K-major (K contiguous: "
+    // wgmma transposes only 16-bit operands: 8- and 32-bit ones must be stored K-major.
+    if (kMajorOnly && (!aD->kMajor || !bD->kMajor))
+      return op.emitOpError() << "with " << elt << " operands needs both buffers K-major (K contiguous: "
                                  "#ttg.nvmma_shared transposed = false for a, true for b), but "
                               << (aD->kMajor ? "b" : "a") << " is not";
 
@@ -396,7 +403,7 @@ struct WarpGroupDotConversion : public TesseraOpToLLVMPattern<ttng::WarpGroupDot
         os << "$" << block;
       os << ", $" << block + aCount << ", p, 1, 1";
       // The transpose immediates exist for 16-bit types only.
-      if (!fp8) {
+      if (!kMajorOnly) {
         if (!aInRegs)
           os << ", " << (aD->kMajor ? 0 : 1);
         os << ", " << (bD->kMajor ? 0 : 1);
@@ -555,13 +562,14 @@ struct FenceAsyncSharedConversion : public TesseraOpToLLVMPattern<ttng::FenceAsy
 namespace tessera::nvidia {
 
 std::optional<WgmmaPlan> getWgmmaPlan(RankedTensorType aT, RankedTensorType bT,
-                                      RankedTensorType cT, int numWarps) {
+                                      RankedTensorType cT, int numWarps, bool allowTf32) {
   if (numWarps < 4 || numWarps % 4 || aT.getRank() != 2 || bT.getRank() != 2 ||
       !cT.getElementType().isF32())
     return std::nullopt;
   Type elt = aT.getElementType();
   bool fp8 = isFp8(elt) && isFp8(bT.getElementType());
-  if (!fp8 && (!(elt.isF16() || elt.isBF16()) || bT.getElementType() != elt))
+  bool tf32 = allowTf32 && elt.isF32() && bT.getElementType().isF32();
+  if (!fp8 && !tf32 && (!(elt.isF16() || elt.isBF16()) || bT.getElementType() != elt))
     return std::nullopt;
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
   if (!isPow2(M) || !isPow2(N) || !isPow2(K) || M % 64 || K % wgmmaK(elt) || N % 8)
@@ -607,7 +615,8 @@ Value buildWgmmaDot(OpBuilder &b, Operation *op, int numWarps) {
   };
   Value aV = source(dot.getA()), bV = source(dot.getB());
   auto aT = cast<RankedTensorType>(aV.getType()), bT = cast<RankedTensorType>(bV.getType());
-  std::optional<WgmmaPlan> plan = getWgmmaPlan(aT, bT, cT, numWarps);
+  bool allowTf32 = dot.getInputPrecision() == tt::InputPrecision::TF32;
+  std::optional<WgmmaPlan> plan = getWgmmaPlan(aT, bT, cT, numWarps, allowTf32);
   if (!plan)
     return {};
   auto loopOf = [](Operation *o) { return o->getParentOfType<scf::ForOp>(); };
@@ -619,15 +628,16 @@ Value buildWgmmaDot(OpBuilder &b, Operation *op, int numWarps) {
     return loop && !loop->isAncestor(v.getParentRegion()->getParentOp()) &&
            v.getParentRegion()->getParentOp() != loop.getOperation();
   };
-  // 8-bit operands: wgmma takes them K-major only, and A from shared memory.
-  bool fp8 = isFp8(aT.getElementType());
-  bool aInRegs = !fp8 && !aV.getDefiningOp<tt::LoadOp>() && !definedOutside(aV);
+  // 8-bit and tf32 operands: wgmma takes them K-major only, and A from
+  // shared memory.
+  bool kMajorOnly = isFp8(aT.getElementType()) || aT.getElementType().isF32();
+  bool aInRegs = !kMajorOnly && !aV.getDefiningOp<tt::LoadOp>() && !definedOutside(aV);
   Value bTransSrc = untransposed(bV);
   RankedTensorType bStoreT = bTransSrc ? cast<RankedTensorType>(bTransSrc.getType()) : bT;
   ttg::NVMMASharedEncodingAttr aEnc, bEnc;
-  if (!aInRegs && !(aEnc = operandEncoding(aT, 0, fp8 ? 1 : fastDim(aT), 64)))
+  if (!aInRegs && !(aEnc = operandEncoding(aT, 0, kMajorOnly ? 1 : fastDim(aT), 64)))
     return {};
-  if (fp8) {
+  if (kMajorOnly) {
     bEnc = operandEncoding(bT, 1, /*fast=K*/ 0, plan->instrN);
   } else if (bTransSrc) {
     // The buffer holds the N x K source, K contiguous (K-major for wgmma).

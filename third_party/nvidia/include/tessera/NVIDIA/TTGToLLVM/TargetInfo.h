@@ -45,13 +45,14 @@ void populateMmaV2DotPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConve
 /// The wgmma form of a dot on sm_90 (WgmmaToLLVM.cpp): warps of the
 /// #ttg.nvidia_mma version 3 accumulator (wm along M, a multiple of 4; wn
 /// along N) and the instruction's N, or std::nullopt when the dot does not
-/// fit (f16/bf16 operands, f32 accumulator, power-of-two M (a multiple of
-/// 64), N, K (a multiple of 16), num_warps a multiple of 4).
+/// fit (f16/bf16, fp8, or f32 operands when `allowTf32`; f32 accumulator;
+/// power-of-two M (a multiple of 64), N, K (a multiple of the instruction's
+/// K: 16, 32 for fp8, 8 for tf32); num_warps a multiple of 4).
 struct WgmmaPlan {
   unsigned wm, wn, instrN;
 };
 std::optional<WgmmaPlan> getWgmmaPlan(mlir::RankedTensorType a, mlir::RankedTensorType b,
-                                      mlir::RankedTensorType c, int numWarps);
+                                      mlir::RankedTensorType c, int numWarps, bool allowTf32);
 /// TargetInfo::buildTensorCoreDot on sm_90: operands to #ttg.nvmma_shared
 /// buffers, a ttng.warp_group_dot on them; null when the dot does not fit.
 mlir::Value buildWgmmaDot(mlir::OpBuilder &b, mlir::Operation *dot, int numWarps);
