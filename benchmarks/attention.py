@@ -13,6 +13,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import _best  # noqa: E402
 import _loader  # noqa: E402
 
 SHAPES = [(4, 32, 4096, 64), (2, 16, 8192, 128)]
@@ -58,39 +59,13 @@ def main():
                 rec["rel_err"] = err
                 rec["ok"] = bool(err < 1e-2)
                 launches[(impl, cfg)] = (rec, fn)
-        times = {key: [] for key in launches}
-        for _ in range(args.rounds):
-            for key, (rec, fn) in launches.items():
-                times[key].append(do_bench(fn, rep=100, return_mode="median"))
-        best = {}
-        for key, (rec, fn) in launches.items():
-            ms = sorted(times[key])[len(times[key]) // 2]
-            rec["ms"] = ms
-            rec["tflops"] = flops / (ms * 1e-3) / 1e12
-            results.append(rec)
-            print(json.dumps(rec), flush=True)
-            if rec["ok"] and (key[0] not in best or rec["tflops"] > best[key[0]]["tflops"]):
-                best[key[0]] = rec
-        summary = {"summary": True, "shape": f"B{B} H{H} N{N} D{D}"}
-        for impl, rec in best.items():
-            summary[impl] = {"config": rec["config"], "tflops": round(rec["tflops"], 1)}
-        if "tessera" in best and "triton" in best:
-            summary["ratio"] = round(best["tessera"]["tflops"] / best["triton"]["tflops"], 3)
-        results.append(summary)
-        print(json.dumps(summary), flush=True)
+        records, summary = _best.time_and_pick_best(launches, args.rounds, flops, do_bench, 100,
+                                                    {"shape": f"B{B} H{H} N{N} D{D}"})
+        results += records + [summary]
         del q, k, v, ref
         torch.cuda.empty_cache()
-    out = {"commit": _loader.build_commit(), "gpu": torch.cuda.get_device_name(), "results": results}
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(out, f, indent=1)
-    print("== best configurations (TFLOP/s)")
-    for r in results:
-        if r.get("summary"):
-            print(f"{r['shape']}: " + ", ".join(f"{k} {v['tflops']} ({v['config']})" for k, v in r.items()
-                                                if isinstance(v, dict)) +
-                  (f"  ratio {r['ratio']}" if "ratio" in r else ""))
-
+    _best.save_and_print(results, args.out, _loader.build_commit(), torch.cuda.get_device_name(),
+                         lambda r: r["shape"])
 
 if __name__ == "__main__":
     main()

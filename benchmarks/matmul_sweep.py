@@ -6,13 +6,13 @@ configuration and the ratio of the bests. With --sm80, Tessera's cuda:80 code pa
     python3 benchmarks/matmul_sweep.py [--sizes 1024 4096 8192] [--dtypes fp16 bf16] [--out f.json]
 Needs a GPU and Triton (the reference and its do_bench)."""
 import argparse
-import json
 import os
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import _best  # noqa: E402
 import _loader  # noqa: E402
 
 # (BM, BN, BK, num_warps, num_stages)
@@ -69,40 +69,13 @@ def main():
                     rec["rel_err"] = err
                     rec["ok"] = bool(err < 1e-2)
                     launches[(impl, cfg)] = (rec, fn)
-            times = {k: [] for k in launches}
-            for _ in range(args.rounds):
-                for k, (rec, fn) in launches.items():
-                    times[k].append(do_bench(fn, rep=60, return_mode="median"))
-            best = {}
-            for k, (rec, fn) in launches.items():
-                ms = sorted(times[k])[len(times[k]) // 2]
-                rec["ms"] = ms
-                rec["tflops"] = 2 * S ** 3 / (ms * 1e-3) / 1e12
-                results.append(rec)
-                impl = k[0]
-                if rec["ok"] and (impl not in best or rec["tflops"] > best[impl]["tflops"]):
-                    best[impl] = rec
-                print(json.dumps(rec), flush=True)
-            summary = {"summary": True, "dtype": dname, "size": S}
-            for impl, rec in best.items():
-                summary[impl] = {"config": rec["config"], "tflops": round(rec["tflops"], 1)}
-            if "tessera" in best and "triton" in best:
-                summary["ratio"] = round(best["tessera"]["tflops"] / best["triton"]["tflops"], 3)
-            print(json.dumps(summary), flush=True)
-            results.append(summary)
+            records, summary = _best.time_and_pick_best(launches, args.rounds, 2 * S ** 3, do_bench, 60,
+                                                        {"dtype": dname, "size": S})
+            results += records + [summary]
             del a, b, ref
             torch.cuda.empty_cache()
-    out = {"commit": _loader.build_commit(), "gpu": torch.cuda.get_device_name(), "results": results}
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(out, f, indent=1)
-    print("== best configurations (TFLOP/s)")
-    for r in results:
-        if r.get("summary"):
-            line = f"{r['dtype']} {r['size']}: " + ", ".join(
-                f"{k} {v['tflops']} ({v['config']})" for k, v in r.items() if isinstance(v, dict))
-            print(line + (f"  ratio {r['ratio']}" if "ratio" in r else ""))
-
+    _best.save_and_print(results, args.out, _loader.build_commit(), torch.cuda.get_device_name(),
+                         lambda r: f"{r['dtype']} {r['size']}")
 
 def triton_cdiv(a, b):
     return (a + b - 1) // b
