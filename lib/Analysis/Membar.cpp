@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -22,6 +23,24 @@ constexpr int64_t kAll = std::numeric_limits<int64_t>::max();
 /// argument, a buffer from elsewhere).
 Interval rangeOf(Value memdesc) {
   Operation *def = memdesc.getDefiningOp();
+  // A constant slot of a buffer (memdesc_index of the allocation): that
+  // slot's bytes only, slots being whole buffers one after another.
+  if (auto index = dyn_cast_or_null<ttg::MemDescIndexOp>(def)) {
+    APInt slot;
+    auto alloc = index.getSrc().getDefiningOp<ttg::LocalAllocOp>();
+    ttg::MemDescType t = index.getType();
+    if (alloc && t.getElementType().isIntOrFloat() &&
+        matchPattern(index.getIndex(), m_ConstantInt(&slot))) {
+      auto off = alloc->getAttrOfType<IntegerAttr>("ttg.allocation.offset");
+      auto size = alloc->getAttrOfType<IntegerAttr>("ttg.allocation.size");
+      int64_t bytes = std::max<int64_t>(1, t.getElementType().getIntOrFloatBitWidth() / 8);
+      for (int64_t d : t.getShape())
+        bytes *= d;
+      int64_t start = slot.getSExtValue() * bytes;
+      if (off && size && start >= 0 && start + bytes <= size.getInt())
+        return {off.getInt() + start, off.getInt() + start + bytes};
+    }
+  }
   while (def && isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp, ttg::MemDescTransOp,
                     ttg::MemDescReshapeOp>(def))
     def = def->getOperand(0).getDefiningOp();

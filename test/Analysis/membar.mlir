@@ -224,3 +224,35 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %v : tensor<64x32xf16, #blocked>
   }
 }
+
+// -----
+
+// Slots of one ring: copies into two constant slots (a pipeline's prologue)
+// touch different bytes and need no barrier between them (negative); a read
+// of slot 0 after them needs one; a copy into slot 1 after a read of slot 0
+// needs none (different bytes, negative), and a copy into a slot chosen at
+// run time may be any slot, so it needs one.
+// CHECK-LABEL: membar @ring_slots: 2 barriers
+// CHECK-NEXT: barrier before ttg.local_load loc({{.*}}:[[@LINE+17]]:
+// CHECK-NEXT: barrier before ttg.async_copy_global_to_local loc({{.*}}:[[@LINE+18]]:
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @ring_slots(%p: tensor<64x32x!tt.ptr<f16>, #blocked>, %i: i32) -> tensor<64x32xf16, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ring = ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable>
+    %s0 = ttg.memdesc_index %ring[%c0] : !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    %s1 = ttg.memdesc_index %ring[%c1] : !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    %si = ttg.memdesc_index %ring[%i] : !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
+    %t1 = ttg.async_copy_global_to_local %p, %s0 : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+    %t2 = ttg.async_copy_global_to_local %p, %s1 : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t1, %t2
+    %w = ttg.async_wait %g {num = 0 : i32}
+    %v = ttg.local_load %s0 token %w : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> -> tensor<64x32xf16, #blocked>
+    %t3 = ttg.async_copy_global_to_local %p, %s1 : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+    %t4 = ttg.async_copy_global_to_local %p, %si : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
+    tt.return %v : tensor<64x32xf16, #blocked>
+  }
+}
