@@ -122,11 +122,13 @@ tt.func public @bf16_dot(%a: !tt.ptr<bf16>, %b: !tt.ptr<bf16>, %c: !tt.ptr<f32>)
 
 // -----
 
-// 128x256x32. Four warps: one warpgroup, m64n256 (the largest N) over
-// [4, 1]. Eight warps: both warpgroups along M: [8, 1], still n256.
-// CHECK: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 256, 16]}>
+// 128x256x32. Four warps: one warpgroup would hold 256 f32 accumulators per
+// thread, over the 255-register limit: no wgmma (mma.sync v2). Eight warps:
+// both warpgroups along M: [8, 1], n256 (128 accumulators per thread).
+// CHECK: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0
 // CHECK-LABEL: tt.func public @wide_128x256
-// CHECK: ttng.warp_group_dot {{.*}} : !ttg.memdesc<128x32xf16, #{{shared[0-9]*}}, #smem> * !ttg.memdesc<32x256xf16, #{{shared[0-9]*}}, #smem> -> tensor<128x256xf32, #[[MMA]]>
+// CHECK-NOT: ttng.warp_group_dot
+// CHECK: tt.dot {{.*}} -> tensor<128x256xf32, #[[MMA]]>
 // W8: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 16]}>
 // W8-DAG: #[[SA:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>
 // W8-DAG: #[[SB:shared[0-9]*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>

@@ -399,8 +399,9 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
     load.erase();
   }
 
-  // Dots that read only ring slots (or buffers the loop never writes) may
-  // run in the background (the target's asynchronous tensor-core dots). Each
+  // Dots that read only ring slots may run in the background (a buffer from
+  // before the loop could be reused after it while another warpgroup's last
+  // dot still reads it: the waits cover the calling warpgroup only) (the target's asynchronous tensor-core dots). Each
   // such dot's result is only yielded (a loop-carried accumulator):
   // - when the dot accumulates into the carried value itself (its only use), a wait right
   //   after it leaves it in flight (at most one pending): iteration i's
@@ -417,8 +418,6 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
     llvm::SmallPtrSet<Value, 4> ringBuffers;
     for (const Ring &r : rings)
       ringBuffers.insert(r.buffer);
-    bool storesShared = false;
-    body->walk([&](ttg::LocalStoreOp) { storesShared = true; });
     SmallVector<tt::DotOpInterface> dots;
     for (auto dot : body->getOps<tt::DotOpInterface>())
       dots.push_back(dot);
@@ -439,8 +438,6 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
           continue;
         if (auto trans = v.getDefiningOp<ttg::MemDescTransOp>())
           v = trans.getSrc();
-        if (!newLoop->isAncestor(v.getParentBlock()->getParentOp()) && !storesShared)
-          continue; // a buffer filled before the loop, never written in it
         auto index = v.getDefiningOp<ttg::MemDescIndexOp>();
         if (!index || !ringBuffers.contains(index.getSrc()))
           safeBuffers = false;

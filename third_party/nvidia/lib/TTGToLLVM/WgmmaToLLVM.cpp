@@ -199,6 +199,27 @@ FailureOr<OperandDescriptor> describeOperand(Operation *op, Type memDescType, un
                                 "bytes, but it is "
                              << memDescType,
            failure();
+  if (enc.getElementBitWidth() != type.getElementTypeBitWidth())
+    return op->emitOpError() << "operand " << name << " of type " << memDescType
+                             << " has a #ttg.nvmma_shared layout of " << enc.getElementBitWidth()
+                             << "-bit elements",
+           failure();
+  // The descriptors assume the buffer starts on the swizzle pattern's
+  // repeat (8 rows of the swizzle width).
+  {
+    Operation *def = op->getOperand(opIdx).getDefiningOp();
+    while (def && isa<ttg::MemDescIndexOp, ttg::MemDescTransOp>(def))
+      def = def->getOperand(0).getDefiningOp();
+    if (auto alloc = dyn_cast_or_null<ttg::LocalAllocOp>(def)) {
+      auto align = alloc.getAlignmentAttr();
+      if (!align || align.getInt() < 8 * int64_t(enc.getSwizzlingByteWidth()))
+        return op->emitOpError() << "operand " << name << " needs its buffer aligned to "
+                                 << 8 * enc.getSwizzlingByteWidth()
+                                 << " bytes (the swizzle's repeat): give its ttg.local_alloc "
+                                    "that alignment",
+               failure();
+    }
+  }
   OperandDescriptor d;
   d.bytes = type.getElementTypeBitWidth() / 8;
   d.kDim = opIdx == 0 ? 1 : 0;
@@ -583,6 +604,11 @@ std::optional<WgmmaPlan> getWgmmaPlan(RankedTensorType aT, RankedTensorType bT,
     return std::nullopt;
   int64_t instrN = std::min<int64_t>(256, N / gn);
   if (instrN < 8 || !isPow2(instrN))
+    return std::nullopt;
+  // The accumulator must fit the registers a thread may have at this block
+  // size (65536 per SM over the block's threads), with room for the rest.
+  int64_t accRegs = M * N / (int64_t(numWarps) * 32);
+  if (accRegs + 40 > std::min<int64_t>(255, 65536 / (int64_t(numWarps) * 32)))
     return std::nullopt;
   return WgmmaPlan{4 * gm, gn, unsigned(instrN)};
 }
