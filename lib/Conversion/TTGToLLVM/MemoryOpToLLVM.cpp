@@ -97,10 +97,6 @@ FailureOr<ExchangeLayout> mlir::tessera::getSharedBufferOffsets(Type memDescType
 
 namespace {
 
-FailureOr<ExchangeLayout> bufferOffsets(ttg::MemDescType type) {
-  return getSharedBufferOffsets(type);
-}
-
 /// Offsets (elements) of every group of `vector` registers of `ll` for this
 /// thread through `x`: the lane/warp part XORed once, each group's constant
 /// part XORed where the bits overlap and added where they do not.
@@ -287,7 +283,7 @@ struct LocalAllocConversion : public TesseraOpToLLVMPattern<ttg::LocalAllocOp> {
     Location loc = op.getLoc();
     Value base = getSharedMemoryAddress(rewriter, loc, op, tc.getTargetInfo(), offset.getInt());
     if (Value src = op.getSrc()) {
-      FailureOr<ExchangeLayout> x = bufferOffsets(op.getType());
+      FailureOr<ExchangeLayout> x = getSharedBufferOffsets(op.getType());
       if (failed(x))
         return unsupportedBuffer(op, op.getType());
       storeToBuffer(rewriter, loc, tc, adaptor.getSrc(), cast<RankedTensorType>(src.getType()),
@@ -339,7 +335,7 @@ struct MemDescTransConversion : public TesseraOpToLLVMPattern<ttg::MemDescTransO
   matchAndRewrite(ttg::MemDescTransOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ttg::MemDescType src = op.getSrc().getType(), dst = op.getType();
-    FailureOr<ExchangeLayout> x = bufferOffsets(src), y = bufferOffsets(dst);
+    FailureOr<ExchangeLayout> x = getSharedBufferOffsets(src), y = getSharedBufferOffsets(dst);
     ArrayRef<int32_t> order = op.getOrder();
     bool same = succeeded(x) && succeeded(y) && x->elements == y->elements;
     for (size_t d = 0; same && d < order.size(); ++d)
@@ -361,7 +357,7 @@ struct LocalLoadConversion : public TesseraOpToLLVMPattern<ttg::LocalLoadOp> {
     RankedTensorType t = op.getType();
     if (!supportsLinearLayout(t))
       return rewriter.notifyMatchFailure(op, "unsupported layout");
-    FailureOr<ExchangeLayout> x = bufferOffsets(type);
+    FailureOr<ExchangeLayout> x = getSharedBufferOffsets(type);
     if (failed(x))
       return unsupportedBuffer(op, type);
     rewriter.replaceOp(op, loadFromBuffer(rewriter, op.getLoc(), getTesseraTypeConverter(), t,
@@ -378,7 +374,7 @@ struct LocalStoreConversion : public TesseraOpToLLVMPattern<ttg::LocalStoreOp> {
     RankedTensorType t = op.getSrc().getType();
     if (!supportsLinearLayout(t))
       return rewriter.notifyMatchFailure(op, "unsupported layout");
-    FailureOr<ExchangeLayout> x = bufferOffsets(type);
+    FailureOr<ExchangeLayout> x = getSharedBufferOffsets(type);
     if (failed(x))
       return unsupportedBuffer(op, type);
     storeToBuffer(rewriter, op.getLoc(), getTesseraTypeConverter(), adaptor.getSrc(), t,
@@ -409,7 +405,7 @@ struct AsyncCopyConversion : public TesseraOpToLLVMPattern<ttg::AsyncCopyGlobalT
         return op.emitError("an asynchronous copy fills masked-off elements with zeros; `other` "
                             "must be zero (or absent)");
     }
-    FailureOr<ExchangeLayout> x = bufferOffsets(type);
+    FailureOr<ExchangeLayout> x = getSharedBufferOffsets(type);
     if (failed(x))
       return unsupportedBuffer(op, type);
     const auto &tc = getTesseraTypeConverter();

@@ -23,7 +23,10 @@
 // (stores, atomics, calls), count with unsigned comparisons or have a
 // non-i32 induction variable keep their form, as do the other loads. The number of stages is the loop's `tt.num_stages`
 // (tl.range(..., num_stages=)) or the pass option (the launch's num_stages);
-// fewer than 2 leaves the loop alone.
+// fewer than 2 leaves the loop alone. A load stored into a vendor dot's
+// operand buffer (a ttg.local_alloc read by the dot, or through a
+// memdesc_trans) gets a ring of that buffer's layout, read by the dot in
+// place; such dots then run asynchronously where the target allows (below).
 //
 //===----------------------------------------------------------------------===//
 
@@ -399,13 +402,15 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
     load.erase();
   }
 
-  // Dots that read only ring slots may run in the background (a buffer from
-  // before the loop could be reused after it while another warpgroup's last
-  // dot still reads it: the waits cover the calling warpgroup only) (the target's asynchronous tensor-core dots). Each
-  // such dot's result is only yielded (a loop-carried accumulator):
-  // - when the dot accumulates into the carried value itself (its only use), a wait right
-  //   after it leaves it in flight (at most one pending): iteration i's
-  //   copies overwrite the slot dot i - 1 read, which that wait finished;
+  // Dots that read only ring slots may run in the background, where the
+  // target has asynchronous tensor-core dots (a buffer from before the loop
+  // could be reused after it while another warpgroup's last dot still reads
+  // it: the waits cover the calling warpgroup only). Each such dot's result
+  // is only yielded (a loop-carried accumulator):
+  // - when the dot accumulates into the carried value itself (its only use),
+  //   a wait right after it leaves it in flight (at most one pending):
+  //   iteration i's copies overwrite the slot dot i - 1 read, which that wait
+  //   finished;
   // - otherwise (the carried value is first rescaled, as attention's output
   //   is), the next iteration waits for it right before the carried value's
   //   first use, which comes before that iteration's copies overwrite the slot

@@ -835,6 +835,12 @@ private:
 
 namespace tessera::nvidia {
 
+mlir::Value emitInlinePtx(mlir::OpBuilder &b, mlir::Location loc, mlir::Type resultType,
+                          mlir::ValueRange operands, llvm::StringRef asmStr,
+                          llvm::StringRef constraints) {
+  return inlineAsm(b, loc, resultType, operands, asmStr, constraints);
+}
+
 std::unique_ptr<mlir::tessera::TargetInfoBase> createTargetInfo(int cc) {
   return std::make_unique<NVIDIATargetInfo>(cc);
 }

@@ -60,12 +60,7 @@ constexpr int64_t kOperandAlignment = 1024;
 
 Value inlineAsm(OpBuilder &b, Location loc, Type resultType, ValueRange operands,
                 StringRef asmStr, StringRef constraints) {
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, resultType ? TypeRange{resultType} : TypeRange{}, operands, asmStr, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
-  return resultType ? op.getResult(0) : Value();
+  return ::tessera::nvidia::emitInlinePtx(b, loc, resultType, operands, asmStr, constraints);
 }
 
 /// The nvmma_shared layout for a wgmma operand of `type` (2-D, f16/bf16)

@@ -17,6 +17,12 @@ class TesseraLLVMTypeConverter;
 
 namespace tessera::nvidia {
 
+/// An inline PTX statement with side effects (kept in place and in order):
+/// `resultType` null for none.
+mlir::Value emitInlinePtx(mlir::OpBuilder &b, mlir::Location loc, mlir::Type resultType,
+                          mlir::ValueRange operands, llvm::StringRef asmStr,
+                          llvm::StringRef constraints);
+
 /// The TargetInfo of compute capability `cc` (e.g. 90).
 std::unique_ptr<mlir::tessera::TargetInfoBase> createTargetInfo(int cc);
 
