@@ -4,6 +4,7 @@ benchmarks/matmul_kernels.py), do_bench medians in alternating rounds; each side
 configuration and the ratio of the bests. With --sm80, Tessera's cuda:80 code path
 (TESSERA_CUDA_ARCH=80: mma.sync + cp.async + ldmatrix) is timed beside it.
     python3 benchmarks/matmul_sweep.py [--sizes 1024 4096 8192] [--dtypes fp16 bf16] [--out f.json]
+        [--timer event|cudagraph] [--rounds N] [--sm80]
 Needs a GPU and Triton (the reference and its do_bench)."""
 import argparse
 import os
@@ -26,9 +27,15 @@ def main():
     ap.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 8192])
     ap.add_argument("--dtypes", nargs="+", default=["fp16", "bf16"])
     ap.add_argument("--sm80", action="store_true")
+    ap.add_argument("--timer", choices=["event", "cudagraph"], default="event",
+                    help="event: do_bench (launches from Python, host cost included where it exceeds "
+                         "the kernel's); cudagraph: do_bench_cudagraph (the launches replayed from a "
+                         "CUDA graph: the kernels' own time, for sizes where launching dominates)")
     args = ap.parse_args()
     import torch
-    from triton.testing import do_bench
+    from triton.testing import do_bench, do_bench_cudagraph
+    if args.timer == "cudagraph":
+        do_bench = do_bench_cudagraph  # noqa: F811 - same call shape (fn, rep=, return_mode=)
     dtypes = {"fp16": torch.float16, "bf16": torch.bfloat16}
     mods = {impl: _loader.load(impl, filename="matmul_kernels.py") for impl in ("tessera", "triton")}
     if args.sm80:
@@ -70,7 +77,7 @@ def main():
                     rec["ok"] = bool(err < 1e-2)
                     launches[(impl, cfg)] = (rec, fn)
             records, summary = _best.time_and_pick_best(launches, args.rounds, 2 * S ** 3, do_bench, 60,
-                                                        {"dtype": dname, "size": S})
+                                                        {"dtype": dname, "size": S, "timer": args.timer})
             results += records + [summary]
             del a, b, ref
             torch.cuda.empty_cache()

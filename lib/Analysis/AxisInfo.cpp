@@ -245,17 +245,72 @@ AxisInfo remByMultiple(const AxisInfo &a, const AxisInfo &b) {
   return AxisInfo(c, v, k);
 }
 
-/// Whether integer `v` is known to be >= 0: program ids and counts, ranges,
+/// Whether integer `v` is known to be >= 0: kernel arguments marked
+/// tt.non_negative by specialization, program ids and counts, ranges,
 /// non-negative constants, loop counters from a non-negative bound, and what
 /// sums, products, quotients, remainders, shifts, masks, extensions, selects,
 /// min/max and shape ops make of those (i32 overflow aside, as everywhere in
 /// this analysis). A signed remainder of a negative value is negative, so the
 /// rules for % need this.
+/// Whether a `tl.assume(v >= c)` (c >= 0, or v > c with c >= -1, either
+/// operand order) holds wherever `v` is: the llvm.intr.assume sits in the
+/// block that defines `v` or in the function's entry block, so it runs
+/// whenever `v` exists (structured control flow has no early exits).
+bool assumedNonNegative(Value v) {
+  Block *home = isa<BlockArgument>(v) ? cast<BlockArgument>(v).getOwner() : v.getDefiningOp()->getBlock();
+  auto constOf = [](Value w) -> std::optional<int64_t> {
+    APInt c;
+    if (matchPattern(w, m_ConstantInt(&c)))
+      return c.getSExtValue();
+    return std::nullopt;
+  };
+  for (Operation *user : v.getUsers()) {
+    auto cmp = dyn_cast<arith::CmpIOp>(user);
+    if (!cmp)
+      continue;
+    bool lhs = cmp.getLhs() == v;
+    std::optional<int64_t> c = constOf(lhs ? cmp.getRhs() : cmp.getLhs());
+    if (!c)
+      continue;
+    arith::CmpIPredicate p = cmp.getPredicate();
+    if (!lhs) { // c < v is v > c, c <= v is v >= c
+      if (p == arith::CmpIPredicate::slt)
+        p = arith::CmpIPredicate::sgt;
+      else if (p == arith::CmpIPredicate::sle)
+        p = arith::CmpIPredicate::sge;
+      else
+        continue;
+    }
+    bool holds = false;
+    if (p == arith::CmpIPredicate::sge)
+      holds = *c >= 0;
+    else if (p == arith::CmpIPredicate::sgt)
+      holds = *c >= -1;
+    if (!holds)
+      continue;
+    for (Operation *a : cmp->getUsers()) {
+      if (a->getName().getStringRef() != "llvm.intr.assume")
+        continue;
+      Block *b = a->getBlock();
+      auto fn = a->getParentOfType<FunctionOpInterface>();
+      if (b == home || (fn && b == &fn.getFunctionBody().front()))
+        return true;
+    }
+  }
+  return false;
+}
+
 bool isKnownNonNegative(Value v, int depth = 12) {
   if (depth == 0)
     return false;
+  if (assumedNonNegative(v))
+    return true;
   auto nonNeg = [&](Value w) { return isKnownNonNegative(w, depth - 1); };
   if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // A kernel argument specialization found >= 0 at launch.
+    if (auto fn = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+        fn && arg.getOwner()->isEntryBlock())
+      return bool(fn.getArgAttr(arg.getArgNumber(), "tt.non_negative"));
     auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (forOp && arg == forOp.getInductionVar() && !forOp.getUnsignedCmp())
       return nonNeg(forOp.getLowerBound()) && nonNeg(forOp.getStep());

@@ -34,7 +34,7 @@ enum LeafKind : int64_t {
   kNone = 0, kI1 = 1, kI32 = 2, kI64 = 3, kU64 = 4, kF32 = 5, kPtr = 6,
   kOne = 7, // an integer equal to 1, folded into the kernel as a constant
 };
-constexpr int kDtypeShift = 4, kDivShift = 12, kRangeBit = 16, kExtraShift = 20;
+constexpr int kDtypeShift = 4, kDivShift = 12, kRangeBit = 16, kNonNegBit = 17, kExtraShift = 20;
 constexpr int kMaxExtra = 10;
 
 /// Launch options a call may pass besides the kernel's own parameters. All
@@ -198,6 +198,9 @@ int64_t Launcher::leaf(PyObject *v, size_t param, std::vector<int> &path,
       if (!put(&x, 8))
         return -1;
     }
+    // A signed integer known to be >= 0 (not u64: read as i64 it is negative).
+    if (spec.nonNegative && !nospec && x >= 0 && overflow == 0 && (code & 15) != kOne)
+      code |= int64_t(1) << kNonNegBit;
     if ((code & 15) != kOne && !spec.extra.empty() && !nospec && !extra(v, code))
       return -1;
     return code;
@@ -816,7 +819,7 @@ void registerLauncher(py::module_ &m) {
         "(address, DLPack type code, bits, lanes, bytes spanned) of a 'dltensor' capsule");
   py::class_<SpecConfig>(m, "SpecConfig")
       .def(py::init([](std::vector<int> divLog2Levels, bool foldOne, int pointerRangeBits,
-                       std::vector<py::object> extra) {
+                       std::vector<py::object> extra, bool nonNegative) {
              if (extra.size() > kMaxExtra)
                throw py::value_error("at most 10 Python-computed specialization properties");
              for (int l : divLog2Levels)
@@ -828,11 +831,12 @@ void registerLauncher(py::module_ &m) {
              c.divLog2Levels = std::move(divLog2Levels);
              c.foldOne = foldOne;
              c.pointerRangeBits = pointerRangeBits;
+             c.nonNegative = nonNegative;
              c.extra = std::move(extra);
              return c;
            }),
            py::arg("div_log2_levels"), py::arg("fold_one"), py::arg("pointer_range_bits"),
-           py::arg("extra"));
+           py::arg("extra"), py::arg("non_negative") = false);
 
   py::class_<LaunchEntry>(m, "LaunchEntry")
       .def(py::init([](uint64_t function, uint64_t context, unsigned block, unsigned shared,
@@ -953,6 +957,7 @@ void registerLauncher(py::module_ &m) {
       py::arg("i64") = int(kI64), py::arg("u64") = int(kU64), py::arg("f32") = int(kF32),
       py::arg("ptr") = int(kPtr), py::arg("one") = int(kOne), py::arg("dtype_shift") = kDtypeShift,
       py::arg("div_shift") = kDivShift, py::arg("range_bit") = kRangeBit,
+      py::arg("nonneg_bit") = kNonNegBit,
       py::arg("extra_shift") = kExtraShift, py::arg("key_options") = kStreamOption);
 }
 

@@ -18,6 +18,7 @@ struct SpecConfig {
   std::vector<int> divLog2Levels; // e.g. {4}: divisibility by 16 or nothing
   bool foldOne = true;            // integers equal to 1 become constants
   int pointerRangeBits = 0;       // 32: mark tensors spanning < 2 GiB
+  bool nonNegative = false;       // mark integers >= 0 (tt.non_negative)
   std::vector<py::object> extra;  // Python properties: value -> 0..15
 };
 

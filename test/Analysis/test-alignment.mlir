@@ -379,3 +379,131 @@ tt.func public @remainder_runs(%n: i32 {tt.divisibility = 16 : i32}, %k: i32) {
   %mk = arith.remsi %x, %ks : tensor<64xi32>
   tt.return
 }
+
+// -----
+
+// The grouped tile ordering: pid_m = (pid / (GM * cdiv(N, 64))) * GM + ...,
+// and (pid_m * 64 + arange) % M. With %n marked tt.non_negative (the launcher
+// saw n >= 0) the quotient, and so the dividend, is >= 0 and the runs of 16
+// survive the remainder; with %n unmarked (the negative case, @grouped_unknown)
+// n may be negative, the quotient too, and nothing survives.
+tt.func public @grouped_nonneg(%m: i32 {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32, tt.non_negative = unit}) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %pid = tt.get_program_id x : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = 63}}
+  %c63 = arith.constant 63 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant_value = 64}}
+  %c64 = arith.constant 64 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1], constant_value = 8}}
+  %c8 = arith.constant 8 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %t = arith.addi %n, %c63 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %npn = arith.divsi %t, %c64 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1], constant_value = <none>}}
+  %nig = arith.muli %npn, %c8 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %gid = arith.divsi %pid, %nig : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1], constant_value = <none>}}
+  %fpm = arith.muli %gid, %c8 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [512], constancy = [1], constant_value = <none>}}
+  %row = arith.muli %fpm, %c64 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [512], constancy = [64], constant_value = <none>}}
+  %rs = tt.splat %row : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [512], constancy = [1], constant_value = <none>}}
+  %x = arith.addi %rs, %r : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [64], constant_value = <none>}}
+  %ms = tt.splat %m : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [16], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %offs = arith.remsi %x, %ms : tensor<64xi32>
+  tt.return
+}
+
+tt.func public @grouped_unknown(%m: i32 {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %pid = tt.get_program_id x : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1], constant_value = 8}}
+  %c8 = arith.constant 8 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [128], constancy = [1], constant_value = <none>}}
+  %nig = arith.muli %n, %c8 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %gid = arith.divsi %pid, %nig : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [1], constant_value = <none>}}
+  %fpm = arith.muli %gid, %c8 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [8], constancy = [64], constant_value = <none>}}
+  %rs = tt.splat %fpm : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [8], constancy = [1], constant_value = <none>}}
+  %x = arith.addi %rs, %r : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [64], constant_value = <none>}}
+  %ms = tt.splat %m : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %offs = arith.remsi %x, %ms : tensor<64xi32>
+  tt.return
+}
+
+// -----
+
+// tl.assume(pid_n >= 0) (and 0 < x, x > -1) at the top of the kernel makes
+// pid_n non-negative for the remainder. Negative cases: an assume inside an
+// scf.if may not run; x >= -1 allows -1.
+tt.func public @assumed(%pn: i32, %q: i32, %w: i32, %m: i32 {tt.divisibility = 16 : i32}, %flag: i1) {
+  // expected-remark @below {{contiguity = [1], divisibility = [1073741824], constancy = [1], constant_value = 0}}
+  %c0 = arith.constant 0 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = -1}}
+  %cm1 = arith.constant -1 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %ge = arith.cmpi sge, %pn, %c0 : i32
+  llvm.intr.assume %ge : i1
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %lt = arith.cmpi slt, %cm1, %q : i32
+  llvm.intr.assume %lt : i1
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %weak = arith.cmpi sge, %w, %cm1 : i32
+  llvm.intr.assume %weak : i1
+  scf.if %flag {
+    // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+    %c = arith.cmpi sge, %m, %c0 : i32
+    llvm.intr.assume %c : i1
+  }
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1], constant_value = <none>}}
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [64], constant_value = <none>}}
+  %ms = tt.splat %m : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant_value = 64}}
+  %c64 = arith.constant 64 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %bp = arith.muli %pn, %c64 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [64], constant_value = <none>}}
+  %sp = tt.splat %bp : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %xp = arith.addi %sp, %r : tensor<64xi32>
+  // expected-remark @below {{contiguity = [16], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %okp = arith.remsi %xp, %ms : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %bq = arith.muli %q, %c64 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [64], constant_value = <none>}}
+  %sq = tt.splat %bq : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %xq = arith.addi %sq, %r : tensor<64xi32>
+  // expected-remark @below {{contiguity = [16], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %okq = arith.remsi %xq, %ms : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %bw = arith.muli %w, %c64 : i32
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [64], constant_value = <none>}}
+  %sw = tt.splat %bw : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [64], constancy = [1], constant_value = <none>}}
+  %xw = arith.addi %sw, %r : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %badw = arith.remsi %xw, %ms : tensor<64xi32>
+  // The divisor %m is assumed >= 0 only inside the scf.if: the dividend
+  // m + arange keeps no run through % m.
+  // expected-remark @below {{contiguity = [64], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %xm = arith.addi %ms, %r : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  %badm = arith.remsi %xm, %ms : tensor<64xi32>
+  tt.return
+}

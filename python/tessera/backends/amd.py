@@ -1,7 +1,7 @@
 """The AMD backend, declared: "hip:gfx942" targets compile to TTIR (no later stages yet, no launching)."""
 
 from . import base
-from .specialization import Divisibility, EqualsOne, PointerRange, Specialization
+from .specialization import Divisibility, EqualsOne, NonNegative, PointerRange, Specialization
 
 
 class AmdBackend(base.Backend):
@@ -9,7 +9,7 @@ class AmdBackend(base.Backend):
     written yet (docs/backends.md lists what a backend needs)."""
 
     name = "hip"
-    specialization = Specialization("hip", [Divisibility((16,)), EqualsOne(), PointerRange(32)])
+    specialization = Specialization("hip", [Divisibility((16,)), EqualsOne(), PointerRange(32), NonNegative()])
 
     def parse_arch(self, arch):
         if not arch.startswith("gfx"):

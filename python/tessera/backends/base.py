@@ -191,7 +191,8 @@ class Backend:
     host_device = -1         # the device ordinal host memory counts as; -1: kernels cannot use it
     exports = {}             # public names the `tessera` package re-exports (e.g. error classes)
     specialization = _specialization.Specialization("generic", [_specialization.Divisibility((16,)),
-                                                                _specialization.EqualsOne()])
+                                                                _specialization.EqualsOne(),
+                                                                _specialization.NonNegative()])
 
     # --------------------------------------------------------- targets and options
     def parse_arch(self, arch):

@@ -11,7 +11,7 @@ import tempfile
 from .. import _core
 from . import base
 from .base import OutOfResources  # noqa: F401  (re-exported: tessera.backends.nvidia.OutOfResources)
-from .specialization import Divisibility, EqualsOne, Specialization
+from .specialization import Divisibility, EqualsOne, NonNegative, Specialization
 
 TARGET_PREFIX = "cuda"
 WARP_SIZE = 32
@@ -246,7 +246,7 @@ class NvidiaBackend(base.Backend):
     name = TARGET_PREFIX
     default_arch = 90
     exports = {"CudaError": CudaError}
-    specialization = Specialization("cuda", [Divisibility((16,)), EqualsOne()])
+    specialization = Specialization("cuda", [Divisibility((16,)), EqualsOne(), NonNegative()])
 
     def parse_arch(self, arch):
         if not arch.isdigit() or int(arch) < 70:

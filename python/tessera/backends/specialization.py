@@ -5,7 +5,7 @@ class (e.g. backends/nvidia.py). Each property looks at a pointer or
 integer argument at launch, contributes to the specialization key, and turns
 its part of the key into `tt.*` argument attributes of the TTIR. The key is
 computed by the C++ launch fast path (tessera._C.Launcher) for the properties
-it knows natively (divisibility, equal-to-one, pointer range); any other
+it knows natively (divisibility, equal-to-one, pointer range, non-negative integers); any other
 property runs its `compute` in Python, so a new property is one Property subclass in the
 backend's declaration and needs nothing else.
 
@@ -93,6 +93,23 @@ class PointerRange(Property):
         return {}
 
 
+class NonNegative(Property):
+    """Integers that are >= 0 at launch. Becomes the unit attribute tt.non_negative, which lets
+    AxisInfo keep contiguous runs through a signed remainder or division whose dividend is built
+    from such arguments (the grouped tile ordering's `(pid_m * BM + arange) % M`): a signed
+    remainder of a negative value would break the runs, so without the fact they are dropped."""
+
+    name = "non_negative"
+
+    def native(self):
+        return {"non_negative": True}
+
+    def attrs(self, leaf, bits, is_ptr):
+        if not is_ptr and (leaf >> _layout()["nonneg_bit"]) & 1:
+            return {"tt.non_negative": "unit"}
+        return {}
+
+
 class Specialization:
     """A backend's properties, and their native configuration for the launcher."""
 
@@ -108,7 +125,7 @@ class Specialization:
     def config(self):
         """The tessera._C.SpecConfig of these properties (built once)."""
         if self._config is None:
-            kw = {"div_log2_levels": [], "fold_one": False, "pointer_range_bits": 0}
+            kw = {"div_log2_levels": [], "fold_one": False, "pointer_range_bits": 0, "non_negative": False}
             for p in self.properties:
                 n = p.native()
                 if n:

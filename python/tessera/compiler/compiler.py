@@ -94,7 +94,8 @@ def parse_target(target):
 
 
 def _parse_sig_entry(name, spec):
-    """'*fp32' / '*fp32:16' / 'i32' / 'i32:16' / a tl dtype -> (dtype, attrs); a tensor descriptor
+    """'*fp32' / '*fp32:16' / 'i32' / 'i32:16' / 'i32:16:nonneg' (>= 0 at launch, as the launcher
+    specializes) / a tl dtype -> (dtype, attrs); a tensor descriptor
     'tensordesc<fp16[64, 64]>' (or '…, nan>' for NaN padding; sizes i32, strides i64) or a
     tl.tensor_descriptor_type -> (that type, attrs per leaf)."""
     attrs = {}
@@ -106,12 +107,18 @@ def _parse_sig_entry(name, spec):
         raise TypeError(f"signature of '{name}' must be a type string like '*fp32' or 'i32', got {spec!r}")
     if spec.replace(" ", "").startswith("tensordesc<"):
         return _parse_descriptor_sig(name, spec)
-    base, _, div = spec.partition(":")
+    base, *facts = [p.strip() for p in spec.split(":")]
     ty = core.str_to_ty(base)
-    if div:
-        if not div.isdigit() or int(div) & (int(div) - 1):
-            raise ValueError(f"divisibility of '{name}' must be a power of two, got {div!r}")
-        attrs["tt.divisibility"] = f"{int(div)} : i32"
+    for fact in facts:
+        if fact == "nonneg":
+            if not ty.is_int() or ty.is_bool():
+                raise ValueError(f"signature of '{name}': 'nonneg' applies to integers, not {base!r}")
+            attrs["tt.non_negative"] = "unit"
+        elif not fact.isdigit() or int(fact) < 1 or int(fact) & (int(fact) - 1) or "tt.divisibility" in attrs:
+            raise ValueError(f"signature of '{name}': expected a power-of-two divisibility or 'nonneg' after "
+                             f"':', got {fact!r} in {spec!r}")
+        else:
+            attrs["tt.divisibility"] = f"{int(fact)} : i32"
     return ty, attrs
 
 

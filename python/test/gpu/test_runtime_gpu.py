@@ -385,3 +385,22 @@ def test_warmed_up_kernel_reports_resources_and_launches():
     torch.testing.assert_close(out, x * 2)
     # The launch reused the warmed-up binary (same options, no second compilation).
     assert len([c for c in rows_kernel.cache.values() if c.name == "rows_kernel"]) == 1
+
+
+@tessera.jit
+def wrap_gather(src, dst, start, n, BLOCK: tl.constexpr):
+    # A signed remainder: with start >= 0 the kernel is specialized (tt.non_negative) and the
+    # gather vectorizes; a negative start compiles without the fact and must still be right.
+    offs = (start + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)) % n
+    tl.store(dst + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), tl.load(src + offs + n))
+
+
+@pytest.mark.parametrize("start", [0, 48, 2048, -2048, -1040, -16])
+def test_signed_remainder_specialized_on_sign(start):
+    n, block, programs = 1024, 256, 8
+    src = torch.arange(2 * n, device="cuda", dtype=torch.float32)
+    dst = torch.empty(block * programs, device="cuda")
+    wrap_gather[(programs,)](src, dst, start, n, BLOCK=block)
+    idx = torch.arange(block * programs, device="cuda", dtype=torch.int64) + start
+    ref = src[torch.fmod(idx, n) + n]
+    torch.testing.assert_close(dst, ref)

@@ -147,3 +147,43 @@ def test_remainder_of_a_non_negative_run_vectorizes():
     assert _accesses(_compile(rem_copy_nonneg, sig)) == {"ld.global.v4.b32", "st.global.v4.b32"}
     # n of unknown divisibility: no run survives the remainder.
     assert _accesses(_compile(rem_copy_nonneg, dict(sig, n="i32"))) == {"ld.global.b32", "st.global.b32"}
+
+
+@tessera.jit
+def wrap_copy(src, dst, start, n, BLOCK: tl.constexpr):
+    # (start + arange) % n: contiguous runs survive the signed remainder only when the dividend is
+    # known to be >= 0 (a negative run crossing a multiple of n is not contiguous).
+    offs = (start + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)) % n
+    tl.store(dst + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), tl.load(src + offs))
+
+
+WRAP = {"src": "*fp32:16", "dst": "*fp32:16", "n": "i32:16"}
+
+
+@pytest.mark.parametrize("start, vector", [("i32:16:nonneg", True), ("i32:16", False)])
+def test_remainder_of_a_non_negative_argument_vectorizes(start, vector):
+    # 'nonneg' in a signature is what the launcher's specialization adds for an integer >= 0.
+    k = _compile(wrap_copy, dict(WRAP, start=start), BLOCK=1024)
+    assert ("ld.global.v4.b32" in _accesses(k)) == vector
+    assert "st.global.v4.b32" in _accesses(k)
+
+
+@tessera.jit
+def wrap_copy_assumed(src, dst, start, n, BLOCK: tl.constexpr):
+    tl.assume(start >= 0)
+    offs = (start + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)) % n
+    tl.store(dst + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), tl.load(src + offs))
+
+
+def test_tl_assume_of_non_negativity_vectorizes_the_remainder():
+    k = _compile(wrap_copy_assumed, dict(WRAP, start="i32:16"), BLOCK=1024)
+    assert "ld.global.v4.b32" in _accesses(k)
+
+
+@pytest.mark.parametrize("sig, err", [("i32:nonneg:16:8", "expected a power-of-two"),
+                                      ("*fp32:nonneg", "'nonneg' applies to integers"),
+                                      ("i32:12", "expected a power-of-two"),
+                                      ("i32:soon", "expected a power-of-two")])
+def test_signature_facts_are_checked(sig, err):
+    with pytest.raises(ValueError, match=err):
+        _compile(wrap_copy, dict(WRAP, start=sig), BLOCK=1024)

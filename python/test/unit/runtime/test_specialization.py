@@ -77,16 +77,38 @@ def test_integer_divisibility_and_width(backend):
     s17 = spec_of(scale, backend, x=x, y=y, n=17, alpha=1.5)
     s33 = spec_of(scale, backend, x=x, y=y, n=33, alpha=1.5)
     s64 = spec_of(scale, backend, x=x, y=y, n=2 ** 40, alpha=1.5)
-    assert s32["attrs"]["n"] == {"tt.divisibility": "16 : i32"} and str(s32["types"]["n"]) == "int32"
-    assert s17["attrs"]["n"] == {}
+    assert s32["attrs"]["n"] == {"tt.divisibility": "16 : i32", "tt.non_negative": "unit"}
+    assert str(s32["types"]["n"]) == "int32"
+    assert s17["attrs"]["n"] == {"tt.non_negative": "unit"}
     assert s17["key"] == s33["key"] and s17["disk"] == s33["disk"]
     assert s32["key"] != s17["key"] and s32["disk"] != s17["disk"]
     assert str(s64["types"]["n"]) == "int64" and s64["key"] != s32["key"]
-    assert "%arg2: i64 {tt.divisibility = 16 : i32}" in _func_line(s64["ttir"])
+    assert "%arg2: i64 {tt.divisibility = 16 : i32, tt.non_negative}" in _func_line(s64["ttir"])
     u = spec_of(scale, backend, x=x, y=y, n=2 ** 63 + 16, alpha=1.5)
-    assert str(u["types"]["n"]) == "uint64"
+    # read as a signed 64-bit value it is negative: no tt.non_negative
+    assert str(u["types"]["n"]) == "uint64" and u["attrs"]["n"] == {"tt.divisibility": "16 : i32"}
     with pytest.raises(ValueError, match="argument 'n' of scale: integer .* does not fit in 64 bits"):
         spec_of(scale, backend, x=x, y=y, n=2 ** 64, alpha=1.5)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_integer_sign(backend):
+    x, y = _buf(), _buf()
+    pos = spec_of(scale, backend, x=x, y=y, n=48, alpha=1.0)
+    zero = spec_of(scale, backend, x=x, y=y, n=0, alpha=1.0)
+    neg = spec_of(scale, backend, x=x, y=y, n=-48, alpha=1.0)
+    big_neg = spec_of(scale, backend, x=x, y=y, n=-2 ** 40, alpha=1.0)
+    assert pos["attrs"]["n"] == zero["attrs"]["n"] == {"tt.divisibility": "16 : i32", "tt.non_negative": "unit"}
+    assert neg["attrs"]["n"] == {"tt.divisibility": "16 : i32"}
+    assert big_neg["attrs"]["n"] == {"tt.divisibility": "16 : i32"} and str(big_neg["types"]["n"]) == "int64"
+    assert pos["key"] == zero["key"] and pos["disk"] == zero["disk"]
+    assert pos["key"] != neg["key"] and pos["disk"] != neg["disk"] and pos["ttir"] != neg["ttir"]
+    assert "%arg2: i32 {tt.divisibility = 16 : i32, tt.non_negative}" in _func_line(pos["ttir"])
+    assert "%arg2: i32 {tt.divisibility = 16 : i32}" in _func_line(neg["ttir"])
+    # do_not_specialize: one compilation for every sign
+    a = spec_of(scale_nospec, backend, x=x, y=y, n=48, alpha=1.0)
+    b = spec_of(scale_nospec, backend, x=x, y=y, n=-48, alpha=1.0)
+    assert a["key"] == b["key"] and a["attrs"]["n"] == {}
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -128,7 +150,7 @@ def test_do_not_specialize_on_alignment(backend):
     x, y = _buf(), _buf()
     a = spec_of(scale_noalign, backend, x=x, y=y, n=4096, alpha=2.0)
     b = spec_of(scale_noalign, backend, x=_buf(offset_bytes=4), y=y, n=4095, alpha=2.0)
-    assert a["attrs"]["x"].get("tt.divisibility") is None and a["attrs"]["n"] == {}
+    assert a["attrs"]["x"].get("tt.divisibility") is None and a["attrs"]["n"] == {"tt.non_negative": "unit"}
     assert a["attrs"]["y"] == b["attrs"]["y"]
     assert a["key"] == b["key"]
     # equal to 1 still folds: only alignment is off
