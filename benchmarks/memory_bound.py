@@ -357,8 +357,8 @@ def bench_case(torch, do_bench, case, mods, load_why, rounds, device="cuda"):
             if impl not in times:
                 continue
             try:
-                times[impl].append(do_bench(lambda m=mods[impl], o=outs[impl]: st["launch"](m, o), warmup=25,
-                                            rep=100, return_mode="median"))
+                fn = lambda m=mods[impl], o=outs[impl]: st["launch"](m, o)  # noqa: E731
+                times[impl].append(do_bench(fn, rep=100, return_mode="median"))
             except Exception as e:
                 recs[impl]["ok"] = False
                 recs[impl]["why"] = f"timing: {_why(e)}"
@@ -382,13 +382,18 @@ def run_gpu(args):
     sys.path.insert(0, HERE)
     import _loader
     try:
-        from triton.testing import do_bench
+        from triton.testing import do_bench, do_bench_cudagraph
     except ImportError:  # Triton missing: Tessera's copy of do_bench still times Tessera
         sys.path.insert(0, os.path.join(ROOT, "python"))
         from tessera.testing import do_bench
+        do_bench_cudagraph = None
+    if args.timer == "cudagraph":
+        if do_bench_cudagraph is None:
+            raise SystemExit("--timer cudagraph needs triton.testing.do_bench_cudagraph")
+        do_bench = do_bench_cudagraph  # noqa: F811 - the kernels' own time, replayed from a CUDA graph
     results = []
     env = {"kind": "env", "torch": torch.__version__, "device": torch.cuda.get_device_name(),
-           "tessera_commit": _loader.build_commit(), "rounds": args.rounds}
+           "tessera_commit": _loader.build_commit(), "rounds": args.rounds, "timer": args.timer}
     mods, load_why = {}, {}
     for impl in IMPLS:
         try:
@@ -451,6 +456,9 @@ def main():
     ap.add_argument("--quick", action="store_true", help="only the smallest shape of each family")
     ap.add_argument("--only", default=None, help="only cases whose name contains this (case-insensitive)")
     ap.add_argument("--rounds", type=int, default=3, help="timing rounds per case, implementations alternating")
+    ap.add_argument("--timer", choices=["event", "cudagraph"], default="event",
+                    help="event: do_bench (warmup 25 ms, rep 100 ms, L2 flushed before each launch); cudagraph: "
+                         "do_bench_cudagraph (launches replayed from a CUDA graph, no host launch cost)")
     ap.add_argument("--interpret", action="store_true",
                     help="run the kernels under Tessera's CPU interpreter on small shapes (no GPU needed)")
     args = ap.parse_args()

@@ -18,3 +18,5 @@ for pair in "$@"; do
     grep -E "Duration|Registers Per|Achieved Occupancy|DRAM Throughput|Warp Cycles Per Issued|Block Size|Issued Warp|No Eligible" "$out/ncu_${impl}_$n.txt" | head -12
   done
 done
+# The dumps travel as one archive ($OUT brings back at most 8 files).
+(cd "$out" && tar czf asm.tgz *.ptx *.ttgir 2>/dev/null && rm -f *.ptx *.ttgir)
