@@ -207,7 +207,39 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
         }
       }
       ti.barrier(rewriter, loc);
-      for (size_t key = 0; key < acc.size(); ++key) {
+      // Many partials (more than one 16-byte read of them): each lane of a
+      // warp reads one partial, the lanes along the axis combine them by
+      // shuffles (every lane of such a group has the same key), so a thread
+      // holds one partial at a time instead of all of them, next to data
+      // that is often still live (the row of a softmax or a cross-entropy).
+      size_t logGroups = red->warpBits.size();
+      if (groups > 4 && red->laneBits.size() >= logGroups) {
+        for (size_t key = 0; key < acc.size(); ++key) {
+          Value g = i32Val(rewriter, loc, 0);
+          for (size_t i = 0; i < logGroups; ++i) {
+            Value b = LLVM::AndOp::create(
+                rewriter, loc, LLVM::LShrOp::create(rewriter, loc, lane, i32Val(rewriter, loc, red->laneBits[i])),
+                i32Val(rewriter, loc, 1));
+            g = LLVM::OrOp::create(rewriter, loc, g, LLVM::ShlOp::create(rewriter, loc, b, i32Val(rewriter, loc, i)));
+          }
+          Value idx = LLVM::AddOp::create(
+              rewriter, loc, LLVM::MulOp::create(rewriter, loc, g, i32Val(rewriter, loc, nOut)), flatOfKey[key]);
+          SmallVector<Value> part;
+          for (unsigned k = 0; k < numOperands; ++k) {
+            Type t = acc[key][k].getType();
+            Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, t, buffers[k], ValueRange{idx});
+            part.push_back(LLVM::LoadOp::create(rewriter, loc, t, p));
+          }
+          for (size_t i = 0; i < logGroups; ++i) {
+            SmallVector<Value> other;
+            for (Value v : part)
+              other.push_back(ti.shuffleXor(rewriter, loc, v, 1 << red->laneBits[i]));
+            part = combine(rewriter, op, part, other);
+          }
+          acc[key] = part;
+        }
+      }
+      for (size_t key = 0; key < acc.size() && !(groups > 4 && red->laneBits.size() >= logGroups); ++key) {
         SmallVector<Value> total;
         for (int64_t g = 0; g < groups; ++g) {
           Value idx = LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, g * nOut), flatOfKey[key]);

@@ -269,3 +269,39 @@ def test_float_mod_is_floor_remainder_on_the_gpu():
     fmod_kernel[(1,)](x, y, out, N=8)
     got = out.cpu().tolist()[:len(expected())]
     assert all(abs(g - w) < 1e-5 for g, w in zip(got, expected())), (got, expected())
+
+
+@tessera.jit
+def _row_stats(x, out_sum, out_max, out_arg, N, BLOCK: tl.constexpr):
+    # Sum, max and argmax (a two-operand reduction) of one row per program, many warps per row.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    v = tl.load(x + row * N + cols, mask=cols < N, other=float("-inf"))
+    tl.store(out_sum + row, tl.sum(tl.where(cols < N, v, 0.0), axis=0))
+    tl.store(out_max + row, tl.max(v, axis=0))
+    tl.store(out_arg + row, tl.argmax(v, axis=0))
+
+
+@tessera.jit
+def _col_sums(x, out, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # A 2-D tile reduced along rows: several output elements per thread.
+    rows = tl.arange(0, BM)[:, None]
+    cols = tl.arange(0, BN)[None, :]
+    v = tl.load(x + rows * N + cols, mask=(rows < M) & (cols < N), other=0.0)
+    tl.store(out + tl.arange(0, BN), tl.sum(v, axis=0), mask=tl.arange(0, BN) < N)
+
+
+@pytest.mark.parametrize("num_warps", [1, 2, 4, 8, 16, 32])
+def test_reductions_across_many_warps(num_warps):
+    M, N, BLOCK = 6, 5000, 8192
+    x = torch.randn(M, N, device="cuda")
+    s, mx = torch.empty(M, device="cuda"), torch.empty(M, device="cuda")
+    arg = torch.empty(M, device="cuda", dtype=torch.int32)
+    _row_stats[(M,)](x, s, mx, arg, N, BLOCK=BLOCK, num_warps=num_warps)
+    torch.testing.assert_close(s, x.sum(1), rtol=1e-4, atol=1e-3)
+    torch.testing.assert_close(mx, x.max(1).values)
+    torch.testing.assert_close(arg.long(), x.argmax(1))
+    y = torch.randn(100, 60, device="cuda")
+    out = torch.empty(60, device="cuda")
+    _col_sums[(1,)](y, out, 100, 60, BM=128, BN=64, num_warps=num_warps)
+    torch.testing.assert_close(out, y.sum(0), rtol=1e-4, atol=1e-4)

@@ -200,7 +200,17 @@ public:
   }
 
   Value threadId(OpBuilder &b, Location loc) const override {
-    return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+    // The range [0, threads per CTA) lets LLVM fold the bit arithmetic of
+    // layouts (e.g. (tid & 31) << 2 | ((tid >> 5) & 1) << 7 ... is tid << 2).
+    LLVM::ConstantRangeAttr range;
+    if (Block *block = b.getInsertionBlock())
+      if (Operation *at = block->getParentOp()) {
+        std::optional<int> warps = mlir::tessera::ttg::lookupNumWarps(at);
+        std::optional<int> lanes = mlir::tessera::ttg::lookupThreadsPerWarp(at);
+        if (warps && lanes && *warps > 0 && *lanes > 0)
+          range = LLVM::ConstantRangeAttr::get(b.getContext(), 32, 0, int64_t(*warps) * *lanes);
+      }
+    return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type(), range);
   }
 
   /// The PTX qualifiers of `hints` for ld (`load`) or st, and the L2 cache
