@@ -225,11 +225,40 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
       masks = unpackOrSplat(rewriter, loc, adaptor.getMask(), n);
     MemoryHints hints = hintsOf(op.getCache(), op.getEvict());
     Type elt = tensorType ? tc.convertElementType(tensorType) : Type();
+    // Each element is written once: of the copies a layout keeps (registers,
+    // lanes and warps whose basis is zero) only the one with those bits 0
+    // stores, and a scalar is stored by thread 0 (every thread holds it).
+    const TargetInfoBase &ti = tc.getTargetInfo();
+    Value owner;
+    int64_t copyRegisters = 0;
+    if (!tensorType) {
+      owner = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, ti.threadId(rewriter, loc),
+                                   i32Val(rewriter, loc, 0));
+    } else if (supportsLinearLayout(tensorType)) {
+      ::tessera::LinearLayout layout = toLinearLayout(tensorType);
+      bool threadCopies = false;
+      for (auto &[dim, mask] : layout.getFreeVariableMasks()) {
+        if (dim == "register")
+          copyRegisters = mask;
+        else if ((dim == "lane" || dim == "warp") && mask)
+          threadCopies = true;
+      }
+      if (threadCopies)
+        owner = isOwnerThread(rewriter, loc, ti, layout);
+    }
+    auto predicate = [&](int64_t i) -> Value {
+      if (masks.empty())
+        return owner ? owner : trueValue(rewriter, loc);
+      return owner ? LLVM::AndOp::create(rewriter, loc, masks[i], owner).getResult() : masks[i];
+    };
+    bool plain = masks.empty() && !owner && hints.isDefault();
     int64_t vec = vectorWidth(axis, op.getPtr(), op.getMask(), tensorType, elt);
     if (vec > 1) {
       unsigned bits = elt.getIntOrFloatBitWidth();
       for (int64_t i = 0; i < n; i += vec) {
-        if (masks.empty() && hints.isDefault()) {
+        if (i & copyRegisters)
+          continue;
+        if (plain) {
           auto vecTy = VectorType::get(vec, elt);
           Value v = LLVM::UndefOp::create(rewriter, loc, vecTy);
           for (int64_t j = 0; j < vec; ++j)
@@ -240,20 +269,19 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
         SmallVector<Value> group(ptrs.begin() + i, ptrs.begin() + i + vec), groupVals;
         for (int64_t j = 0; j < vec; ++j)
           groupVals.push_back(bitsOf(rewriter, loc, vals[i + j]));
-        Value pred = masks.empty() ? trueValue(rewriter, loc) : masks[i];
-        tc.getTargetInfo().storePredicatedVector(rewriter, loc, group, groupVals, pred, hints);
+        ti.storePredicatedVector(rewriter, loc, group, groupVals, predicate(i), hints);
       }
       rewriter.eraseOp(op);
       return success();
     }
     for (int64_t i = 0; i < n; ++i) {
-      if (masks.empty() && hints.isDefault()) {
+      if (i & copyRegisters)
+        continue;
+      if (plain) {
         LLVM::StoreOp::create(rewriter, loc, vals[i], ptrs[i]);
         continue;
       }
-      Value pred = masks.empty() ? trueValue(rewriter, loc) : masks[i];
-      tc.getTargetInfo().storePredicated(rewriter, loc, ptrs[i], bitsOf(rewriter, loc, vals[i]),
-                                         pred, hints);
+      ti.storePredicated(rewriter, loc, ptrs[i], bitsOf(rewriter, loc, vals[i]), predicate(i), hints);
     }
     rewriter.eraseOp(op);
     return success();
