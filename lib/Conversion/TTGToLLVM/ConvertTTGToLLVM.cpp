@@ -99,11 +99,11 @@ struct ConvertTTGToLLVMPass
     TesseraLLVMTypeConverter typeConverter(ctx, options, *targetInfo);
     RewritePatternSet patterns(ctx);
     populateFuncOpToLLVMPatterns(typeConverter, patterns, numWarps);
-    populateElementwiseOpToLLVMPatterns(typeConverter, patterns);
     populateViewOpToLLVMPatterns(typeConverter, patterns);
     populateMemoryOpToLLVMPatterns(typeConverter, patterns);
     // AxisInfo of the TTGIR, before any op is rewritten: the load/store
-    // patterns ask it which accesses may be vectors.
+    // patterns ask it which accesses may be vectors, the elementwise ones
+    // which elements are equal.
     // (Only a module with tensor loads or stores needs it.)
     std::optional<ModuleAxisInfo> axisInfo;
     bool tensorAccesses = false;
@@ -114,6 +114,9 @@ struct ConvertTTGToLLVMPass
     if (vectorize && tensorAccesses)
       axisInfo.emplace(module);
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, axisInfo ? &*axisInfo : nullptr);
+    // Elementwise ops compute one value per run of equal elements (AxisInfo
+    // constancy) that a thread holds.
+    populateElementwiseOpToLLVMPatterns(typeConverter, patterns, axisInfo ? &*axisInfo : nullptr);
     populateReduceOpToLLVMPatterns(typeConverter, patterns);
     populateScanOpToLLVMPatterns(typeConverter, patterns);
     populateAtomicOpToLLVMPatterns(typeConverter, patterns);

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+#include "tessera/Analysis/AxisInfo.h"
+#include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,8 +30,44 @@ bool hasTensorOperandOrResult(Operation *op) {
 
 /// Any arith/math op (no regions) on tensors: one scalar op per element.
 struct ScalarizeTensorOp : public TesseraConversionPattern {
-  ScalarizeTensorOp(TesseraLLVMTypeConverter &tc, MLIRContext *ctx)
-      : TesseraConversionPattern(tc, /*benefit=*/10, ctx) {}
+  ScalarizeTensorOp(TesseraLLVMTypeConverter &tc, MLIRContext *ctx, const ModuleAxisInfo *axis)
+      : TesseraConversionPattern(tc, /*benefit=*/10, ctx), axis(axis) {}
+  const ModuleAxisInfo *axis;
+
+  /// For each register of `type`, the register holding the same value: the
+  /// one with the register bits cleared whose basis moves less than the
+  /// result's constancy along a single dimension (they stay inside one
+  /// aligned run of equal values). Identity without AxisInfo.
+  SmallVector<int64_t> sameValueRegister(Value result, RankedTensorType type, int64_t n) const {
+    SmallVector<int64_t> reg(n);
+    for (int64_t i = 0; i < n; ++i)
+      reg[i] = i;
+    if (!axis || !supportsLinearLayout(type))
+      return reg;
+    AxisInfo info = axis->get(result);
+    if (!info.isInitialized() || info.getRank() != unsigned(type.getRank()))
+      return reg;
+    ::tessera::LinearLayout layout = toLinearLayout(type);
+    if (!layout.hasInDim("register"))
+      return reg;
+    int64_t clear = 0;
+    for (int32_t j = 0; j < layout.getInDimSizeLog2("register"); ++j) {
+      const auto &basis = layout.getBasis("register", j);
+      int along = -1;
+      bool single = true;
+      for (unsigned d = 0; d < basis.size(); ++d) {
+        if (basis[d] == 0)
+          continue;
+        single = single && along == -1;
+        along = d;
+      }
+      if (single && along >= 0 && basis[along] > 0 && basis[along] < info.getConstancy(along))
+        clear |= int64_t(1) << j;
+    }
+    for (int64_t i = 0; i < n; ++i)
+      reg[i] = i & ~clear;
+    return reg;
+  }
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
@@ -51,8 +89,13 @@ struct ScalarizeTensorOp : public TesseraConversionPattern {
     // Scalar ops work on the converted element types (e.g. !llvm.ptr for a
     // select of pointers); the upstream patterns lower them afterwards.
     Type scalarType = tc.convertElementType(resultType.getElementType());
+    SmallVector<int64_t> same = sameValueRegister(op->getResult(0), resultType, n);
     SmallVector<Value> results;
     for (int64_t i = 0; i < n; ++i) {
+      if (same[i] != i) {
+        results.push_back(results[same[i]]);
+        continue;
+      }
       OperationState state(loc, op->getName());
       for (auto &e : elems)
         state.addOperands(e[i]);
@@ -554,9 +597,10 @@ struct ExternElementwiseConversion : public TesseraOpToLLVMPattern<tt::ExternEle
 } // namespace
 
 void mlir::tessera::populateElementwiseOpToLLVMPatterns(
-    TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns) {
+    TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns,
+    const ModuleAxisInfo *axisInfo) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ScalarizeTensorOp>(typeConverter, ctx);
+  patterns.add<ScalarizeTensorOp>(typeConverter, ctx, axisInfo);
   patterns.add<SplatConstantConversion, AddPtrConversion, FpToFpConversion, ElementwiseInlineAsmConversion,
                MulhiUIConversion, ClampFConversion, ExternElementwiseConversion,
                CastLike<tt::BitcastOp>, CastLike<tt::IntToPtrOp>,

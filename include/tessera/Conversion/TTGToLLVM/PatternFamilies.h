@@ -16,10 +16,12 @@ class ModuleAxisInfo;
 /// tt.func/return/call, program ids.
 void populateFuncOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
                                   RewritePatternSet &patterns, int numWarps);
-/// arith/math on tensors (per element), tt elementwise ops, math through the
-/// device math library.
+/// arith/math on tensors (per element; with `axisInfo`, once per run of
+/// elements AxisInfo proves equal within a thread), tt elementwise ops, math
+/// through the device math library.
 void populateElementwiseOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
-                                         RewritePatternSet &patterns);
+                                         RewritePatternSet &patterns,
+                                         const ModuleAxisInfo *axisInfo = nullptr);
 /// make_range, splat, broadcast, expand_dims, reshape, trans, join, split,
 /// cat and layout conversions that stay inside each thread.
 /// Writes the registers of a tensor of type `t` (converted value `value`) to
