@@ -10,6 +10,7 @@
 
 #include "Internal.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -91,6 +92,12 @@ static void compileImpl(const CompileRequest &request, CompileResult &result) {
   if (!runBackend && !keep.contains("llir")) {
     result.ok = true;
     return;
+  }
+  if (backend) {
+    std::string layout = backend->getDataLayout(arch);
+    if (!layout.empty())
+      (*module)->setAttr(mlir::LLVM::LLVMDialect::getDataLayoutAttrName(),
+                         mlir::StringAttr::get(module->getContext(), layout));
   }
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

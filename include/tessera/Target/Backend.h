@@ -62,6 +62,11 @@ public:
   virtual std::unique_ptr<mlir::tessera::TargetInfoBase>
   createTargetInfo(llvm::StringRef arch) const = 0;
 
+  /// The LLVM data layout of `arch` ("" to keep LLVM's default): set on the
+  /// LLVM dialect module before translation, so that memory accesses get
+  /// the target's ABI alignments.
+  virtual std::string getDataLayout(llvm::StringRef arch) const { return ""; }
+
   /// The artifacts compile() produces from LLVM IR, in order (e.g. target
   /// assembly). The stages after them (an assembler, a linker run outside the
   /// core) belong to the backend's Python glue.

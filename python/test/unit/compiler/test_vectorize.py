@@ -187,3 +187,20 @@ def test_tl_assume_of_non_negativity_vectorizes_the_remainder():
 def test_signature_facts_are_checked(sig, err):
     with pytest.raises(ValueError, match=err):
         _compile(wrap_copy, dict(WRAP, start=sig), BLOCK=1024)
+
+
+@tessera.jit
+def gather_by_label(logits, labels, out, stride):
+    # A scalar i64 load (an 8-byte-aligned label) then a dependent load.
+    row = tl.program_id(0)
+    label = tl.load(labels + row)
+    tl.store(out + row, tl.load(logits + row * stride + label))
+
+
+def test_scalar_i64_loads_are_one_8_byte_access():
+    # The LLVM module carries the NVPTX data layout (i64 aligned to 8), so the label is one
+    # ld.global.b64, not two 4-byte halves.
+    k = _compile(gather_by_label, {"logits": "*fp32:16", "labels": "*i64:16", "out": "*fp32:16", "stride": "i32"})
+    ptx = k.asm["ptx"]
+    assert re.search(r"ld\.global(\.nc)?\.b64", ptx), ptx
+    assert not re.search(r"ld\.global(\.nc)?\.b32\s+%rd", ptx)

@@ -56,6 +56,11 @@ public:
     return tessera::nvidia::createTargetInfo(cc);
   }
 
+  std::string getDataLayout(llvm::StringRef) const override {
+    static const std::string layout = tessera::nvidia::dataLayout();
+    return layout;
+  }
+
   std::vector<std::string> getArtifactNames() const override { return {"ptx"}; }
 
   bool compile(llvm::Module &module, llvm::StringRef arch,

@@ -134,8 +134,8 @@ private:
 };
 } // namespace
 
-bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
-                                     std::string &ptx, std::string &error) {
+namespace {
+void initializeNVPTX() {
   static std::once_flag init;
   std::call_once(init, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -153,6 +153,25 @@ bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
       if (auto *opt = static_cast<llvm::cl::opt<bool> *>(it->second))
         opt->setValue(true);
   });
+}
+} // namespace
+
+std::string tessera::nvidia::dataLayout() {
+  initializeNVPTX();
+  Triple triple("nvptx64-nvidia-cuda");
+  std::string lookupError;
+  const Target *target = TargetRegistry::lookupTarget(triple, lookupError);
+  if (!target)
+    return "";
+  std::unique_ptr<TargetMachine> tm(target->createTargetMachine(
+      triple, ptxProcessor(90), "", TargetOptions(), Reloc::PIC_, std::nullopt,
+      CodeGenOptLevel::Aggressive));
+  return tm ? tm->createDataLayout().getStringRepresentation() : "";
+}
+
+bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
+                                     std::string &ptx, std::string &error) {
+  initializeNVPTX();
   Triple triple("nvptx64-nvidia-cuda");
   std::string lookupError;
   const Target *target = TargetRegistry::lookupTarget(triple, lookupError);

@@ -26,6 +26,12 @@ std::string ptxProcessor(int computeCapability);
 /// Where libdevice.10.bc is, or "" when it cannot be found.
 std::string findLibdevice(const std::string &hint = "");
 
+/// The NVPTX data layout (64-bit generic pointers, 32-bit shared ones), or ""
+/// when the NVPTX target is unavailable. The LLVM dialect module carries it
+/// into translation so that loads and stores get the target's alignments
+/// (an i64 is 8-byte aligned; LLVM's default layout says 4).
+std::string dataLayout();
+
 /// Links libdevice if needed, optimizes (O3) and emits PTX for `module`.
 /// Returns false and sets `error` on failure; never aborts.
 bool translateToPTX(llvm::Module &module, const PTXOptions &options,
