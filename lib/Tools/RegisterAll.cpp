@@ -41,6 +41,7 @@ namespace mlir::tessera::test {
 void registerTestAllocationPass();
 void registerTestMembarPass();
 void registerTestAxisInfoPass();
+void registerTestEffectsPass();
 } // namespace mlir::tessera::test
 
 void tessera::registerAllPasses() {
@@ -63,6 +64,7 @@ void tessera::registerAllPasses() {
   mlir::tessera::test::registerTestAllocationPass();
   mlir::tessera::test::registerTestMembarPass();
   mlir::tessera::test::registerTestAxisInfoPass();
+  mlir::tessera::test::registerTestEffectsPass();
   for (const std::string &name : getRegisteredBackendNames())
     lookupBackend(name)->registerPasses();
 }

@@ -6,6 +6,7 @@ namespace mlir::tessera::test {
 void registerTestAllocationPass();
 void registerTestMembarPass();
 void registerTestAxisInfoPass();
+void registerTestEffectsPass();
 } // namespace mlir::tessera::test
 
 #endif
