@@ -1,5 +1,6 @@
 //===- API.cpp - the plain C++ interface of libtessera ----------------------===//
 
+#include "tessera/Analysis/Effects.h"
 #include "tessera/API/Tessera.h"
 
 #include "Internal.h"
@@ -206,6 +207,23 @@ ParseResult tessera::api::runPasses(const std::string &text,
     return result;
   llvm::thread worker(std::optional<unsigned>(tessera::kParserStackBytes), [&] {
     processImpl(text, bufferName, /*printModule=*/true, &pipeline, result);
+  });
+  worker.join();
+  return result;
+}
+
+ParseResult tessera::api::kernelEffects(const std::string &text, const std::string &bufferName) {
+  ParseResult result;
+  if (detail::rejectDeepInput(text, bufferName, result.diagnostics))
+    return result;
+  llvm::thread worker(std::optional<unsigned>(tessera::kParserStackBytes), [&] {
+    detail::Session session(result.diagnostics);
+    mlir::OwningOpRef<mlir::ModuleOp> module = detail::parseAndVerifyModule(session, text, bufferName);
+    if (!module)
+      return;
+    result.ok = !detail::hasErrors(result.diagnostics);
+    if (result.ok)
+      result.module = mlir::tessera::kernelEffectsJson(*module);
   });
   worker.join();
   return result;

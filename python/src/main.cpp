@@ -89,6 +89,10 @@ PYBIND11_MODULE(_C, m) {
   tessera::python::registerCudaModule(m);
   tessera::python::registerLauncher(m);
 
+  m.def("kernel_effects", &kernelEffects, py::arg("text"), py::arg("buffer_name") = "<string>",
+        py::call_guard<py::gil_scoped_release>(),
+        "Parse and verify TTIR/TTGIR; the ParseResult's module is the kernel effects analysis as "
+        "JSON (per kernel, each pointer argument's effect and its causes).");
   m.def("run_passes", &runPasses, py::arg("text"), py::arg("pipeline"),
         py::arg("buffer_name") = "<string>",
         py::call_guard<py::gil_scoped_release>(),

@@ -37,6 +37,46 @@ def next_power_of_2(n):
     return 1 << (n - 1).bit_length()
 
 
+def effects(kernel, *args, **kwargs):
+    """Which pointer arguments `kernel[grid](*args, **kwargs)` would read and write, without
+    launching it: {parameter: {"effect": "read" | "written" | "read-write" | "untouched",
+    "causes": [{"what", "read", "write", "file", "line", "column"}, ...]}}. The arguments are
+    specialized as a launch would specialize them; the analysis never misses a write (where it
+    cannot follow a pointer it reports the worst case and says why). Compiled kernels carry the
+    same report as metadata["effects"]."""
+    return _effects_of_call(kernel, args, kwargs)
+
+
+def _effects_of_call(kernel, args, kwargs):
+    """The effects of `kernel(*args, **kwargs)` (a @jit function, or one under @autotune /
+    @heuristics), specialized as the launch would be, without compiling past TTIR or launching.
+    Under @autotune, the union over its configurations; @heuristics values are applied."""
+    from . import backends
+    from .compiler import effects
+    from .compiler.compiler import make_ttir
+    from .runtime import autotuner, specialize
+    kwargs = dict(kwargs)
+    if isinstance(kernel, autotuner.Heuristics):
+        named = autotuner._named_args(kernel.arg_names, args, kwargs)
+        for k, f in kernel.values.items():
+            kwargs[k] = named[k] = f({**kwargs, **named})
+        return _effects_of_call(kernel.fn, args, kwargs)
+    if isinstance(kernel, autotuner.Autotuner):
+        report = {}
+        for config in kernel.configs:
+            report = effects._merge_reports(
+                report, _effects_of_call(kernel.fn, args, {**kwargs, **config.all_kwargs()}))
+        return report
+    if not isinstance(kernel, JITFunction):
+        raise TypeError(f"tessera.effects expects a @tessera.jit function (or one under @autotune or "
+                        f"@heuristics), got {kernel!r}")
+    b = backends.launch_backend() or backends.get(backends.names()[0])
+    key, bound = kernel._specialize(tuple(args), kwargs, b.specialization.config())
+    d = specialize.decode(kernel, key, b.specialization, bound)
+    ttir, _ = make_ttir(kernel, d.arg_types, d.constexprs, d.attrs)
+    return effects.analyze(ttir, kernel, d.arg_types, d.constexprs)
+
+
 def compile(fn, signature=None, constexprs=None, target=None, num_warps=4, num_stages=3, **options):
     """Compile a @jit kernel ahead of time, without a GPU: see tessera.compiler.compiler.compile
     (target: "<backend>:<arch>", by default the first registered backend's default target)."""
@@ -51,6 +91,6 @@ globals().update(_backends.exports())
 __all__ = sorted(_backends.exports()) + [
     "__version__", "Autotuner", "CompilationError", "Config", "DeviceError", "Heuristics", "TritonError",
     "OutOfResources", "set_allocator", "autotune", "heuristics", "testing", "CompilerUnavailableError",
-    "Diagnostic", "JITFunction", "MLIRError", "ParseResult", "cdiv", "compile", "interpret_mode", "jit",
+    "Diagnostic", "JITFunction", "MLIRError", "ParseResult", "cdiv", "compile", "effects", "interpret_mode", "jit",
     "language", "llvm_version", "next_power_of_2", "parse_mlir", "verify_mlir",
 ]

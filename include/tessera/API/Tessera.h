@@ -64,6 +64,14 @@ TESSERA_API ParseResult runPasses(const std::string &text,
                                   const std::string &pipeline,
                                   const std::string &bufferName = "<string>");
 
+/// Parses and verifies `text` (TTIR or TTGIR) and returns in `module` the
+/// kernel effects analysis as JSON: for every kernel, each pointer-like
+/// argument's effect ("read", "written", "read-write", "untouched") and its
+/// causes (op, read/write, file, line, column). See
+/// tessera/Analysis/Effects.h. Never throws and never aborts on bad input.
+TESSERA_API ParseResult kernelEffects(const std::string &text,
+                                      const std::string &bufferName = "<string>");
+
 /// One stage of a compilation: a textual pass pipeline anchored on
 /// builtin.module, e.g. "builtin.module(canonicalize, cse)".
 struct Stage {

@@ -15,6 +15,7 @@ from ..language import core
 from ..runtime import cache
 from ..runtime.jit import JITFunction
 from .errors import CompilationError
+from . import effects
 
 
 def gpu_backend_available(backend=None):
@@ -308,7 +309,8 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
         asm.update(more)
     meta = {**stage_meta, "name": fn.__name__, "target": target, "backend": backend.name, "arch": arch,
             "num_warps": options.num_warps, "num_stages": options.num_stages,
-            "signature": {k: str(v) for k, v in arg_types.items()}}
+            "signature": {k: str(v) for k, v in arg_types.items()},
+            "effects": effects.analyze(ttir, fn, arg_types, consts)}
     if disk is not None:
         names = [[m, f, n, gdict is None] for (m, f, n), (_, gdict, _) in gen.used_globals.items()]
         disk.put(key, asm, {**meta, "used_global_names": names})
