@@ -183,6 +183,13 @@ private:
             regionPointers |= isPointerLike(a.getType());
       if (!pointerResults && !regionPointers)
         return;
+      // Global scratch is the kernel's own memory: no argument (an empty
+      // provenance, and not unknown).
+      if (isa<ttg::GlobalScratchAllocOp>(op)) {
+        for (Value r : op->getResults())
+          changed |= prov.try_emplace(r).second;
+        return;
+      }
       // A pointer from an integer, or loaded from memory: anywhere.
       if (isa<tt::IntToPtrOp, tt::LoadOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op)) {
         for (Value r : op->getResults())

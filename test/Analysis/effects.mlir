@@ -144,3 +144,16 @@ tt.func public @asm(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
   %r = tt.elementwise_inline_asm "mov.b64 $0, $1;" {constraints = "=l,l", packed_element = 1 : i32, pure = true} %x : !tt.ptr<f32> -> i64
   tt.return
 }
+
+// -----
+
+// Global scratch is the kernel's own memory: accesses to it touch no argument.
+// expected-remark @below {{effects: %arg0 = read, %arg1 = untouched}}
+tt.func public @scratch(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
+  %s = ttg.global_scratch_alloc {alignment = 16 : i32, nbytes = 64 : i32} : !tt.ptr<i8>
+  %f = tt.bitcast %s : !tt.ptr<i8> -> !tt.ptr<f32>
+  // expected-remark @below {{%arg0 of @scratch read by load}}
+  %v = tt.load %x : !tt.ptr<f32>
+  tt.store %f, %v : !tt.ptr<f32>
+  tt.return
+}

@@ -250,6 +250,12 @@ def test_effects_follow_the_specialization():
     assert unused["x"] == {"effect": "untouched", "causes": []} and unused["y"]["effect"] == "written"
 
 
+def test_global_scratch_touches_no_argument():
+    from ..runtime.test_global_scratch import via_scratch
+    report = tessera.effects(via_scratch, f32(64), f32(64), 64, BLOCK=64)
+    assert {p: v["effect"] for p, v in report.items()} == {"x": "read", "out": "written"}
+
+
 def test_effects_rejects_non_kernels():
     with pytest.raises(TypeError, match="tessera.effects expects"):
         tessera.effects(lambda x: x, f32(8))
