@@ -2,6 +2,8 @@
 BUILD ?= build
 PYTHON ?= /usr/bin/python3
 LIT ?= /usr/lib/llvm-22/bin/lit
+# Extra CMake arguments for a fresh configure (CI: -DTESSERA_WARNINGS_AS_ERRORS=ON).
+CMAKE_ARGS ?=
 export CCACHE_BASEDIR := $(CURDIR)
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
@@ -15,7 +17,7 @@ $(BUILD)/build.ninja: | setup
 	cmake -G Ninja -S . -B $(BUILD) \
 	  -DCMAKE_BUILD_TYPE=Release \
 	  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-	  -DLLVM_EXTERNAL_LIT=$(LIT) -DPython3_EXECUTABLE=$(PYTHON)
+	  -DLLVM_EXTERNAL_LIT=$(LIT) -DPython3_EXECUTABLE=$(PYTHON) $(CMAKE_ARGS)
 
 configure: $(BUILD)/build.ninja
 
