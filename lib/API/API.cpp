@@ -21,16 +21,13 @@
 
 #include <mutex>
 #include "llvm/Config/llvm-config.h"
+#include "tessera/Version.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tessera::api;
 
-#ifndef TESSERA_VERSION
-#define TESSERA_VERSION "unknown"
-#endif
-
-std::string tessera::api::version() { return TESSERA_VERSION; }
+std::string tessera::api::version() { return TESSERA_VERSION_STRING; }
 
 std::string tessera::api::llvmVersion() { return LLVM_VERSION_STRING; }
 

@@ -21,7 +21,7 @@ from .runtime.wrapper import TensorWrapper, reinterpret  # noqa: F401
 from .runtime.jit import JITFunction, interpret_mode, jit  # noqa: F401
 from . import testing  # noqa: F401
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402,F401  (the single source of the version)
 
 
 def cdiv(x, y):

@@ -250,6 +250,15 @@ class Backend:
         """True when kernels can be launched on this machine (driver and device present)."""
         return False
 
+    def environment(self):
+        """What this backend found on the machine, for `python -m tessera` (a dict of readable
+        values): whether kernels launch here and why not, and the tools its binaries depend on."""
+        env = {"launches kernels": self.is_available()}
+        if not env["launches kernels"]:
+            env["why not"] = self.unavailable_reason()
+        env.update(self.toolchain_key())
+        return env
+
     def unavailable_reason(self):
         """Why `is_available()` is False, for error messages."""
         return f"the {self.name} backend does not launch kernels"

@@ -290,6 +290,20 @@ class NvidiaBackend(base.Backend):
         return {"vectorize": vectorize_enabled(), "coalesce": coalesce_enabled(),
                 "pipeline": pipeline_enabled()}
 
+    def environment(self):
+        env = super().environment()
+        ptxas = find_ptxas()
+        env["ptxas"] = f"{ptxas} (CUDA {ptxas_version(ptxas)})" if ptxas else "not found (set TESSERA_PTXAS or CUDA_HOME)"
+        if env["launches kernels"]:
+            devices = []
+            for d in range(_core._native().cuda.device_count()):
+                try:
+                    devices.append(f"{d}: compute capability {device_capability(d)} (target cuda:{device_capability(d)})")
+                except CudaError as e:
+                    devices.append(f"{d}: {e}")
+            env["devices"] = devices
+        return env
+
     # --------------------------------------------------------- launching
     def is_available(self):
         if _core._C is None:
