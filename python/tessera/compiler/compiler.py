@@ -87,6 +87,21 @@ class CompiledKernel:
     def __repr__(self):
         return f"CompiledKernel({self.name}, stages={list(self.asm)})"
 
+    def __getstate__(self):
+        """Pickling (a kernel compiled in a worker process, e.g. a spawn pool): the binary, asm,
+        metadata and launch options travel; the device handle does not (a kernel is loaded where
+        it launches), nor the globals' dictionaries used to validate a cached compilation."""
+        state = dict(self.__dict__)
+        state.pop("loaded", None)
+        meta = dict(self.metadata)
+        meta.pop("used_globals", None)
+        state["metadata"] = meta
+        return state
+
+    def __setstate__(self, state):
+        state["metadata"] = KernelMetadata(state["metadata"])
+        self.__dict__.update(state)
+
 
 def parse_target(target):
     """(backend name, parsed arch) of a target string "<backend>:<arch>"."""

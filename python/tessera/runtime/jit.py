@@ -84,6 +84,17 @@ def _no_backend_error(code, name, message, kernel_name):
 _live = weakref.WeakSet()
 
 
+def _jit_by_name(module, qualname):
+    """The @jit function `qualname` of `module` (unpickling a JITFunction)."""
+    import importlib
+    obj = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    if not isinstance(obj, JITFunction):
+        raise TypeError(f"{module}.{qualname} is not a @tessera.jit function (got {type(obj).__name__})")
+    return obj
+
+
 class JITFunction(_LauncherBase):
     """A Python function compiled (or interpreted) as a Tessera kernel or device function.
 
@@ -95,6 +106,16 @@ class JITFunction(_LauncherBase):
       noinline         keep as a separate tt.func when called from another kernel
       do_not_specialize, do_not_specialize_on_alignment   names (or indices) excluded
     """
+
+    def __reduce__(self):
+        """Pickled by reference (its module and qualified name), as Python pickles functions: a
+        worker process imports the module and finds the same kernel."""
+        if "<locals>" in self.__qualname__:
+            import pickle
+            raise pickle.PicklingError(f"cannot pickle {self.__module__}.{self.__qualname__}: a @jit function "
+                                       f"defined inside another function cannot be found by name; define it "
+                                       f"at module level")
+        return (_jit_by_name, (self.__module__, self.__qualname__))
 
     def __init__(self, fn, noinline=False, do_not_specialize=(), do_not_specialize_on_alignment=(),
                  debug=None):
