@@ -8,7 +8,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: setup configure build run test test-lit test-cpp test-python clean
+.PHONY: setup configure build run test test-lit test-cpp test-python test-install clean
 
 setup:
 	@tools/setup
@@ -37,16 +37,34 @@ test-cpp: build
 test-python: build
 	cd python && $(PYTHON) -m pytest -q test
 
+# The installed C++ package: cmake --install into a temporary prefix, the example consumer
+# (examples/cpp-consumer) found through find_package(Tessera), a conformance kernel compiled to PTX
+# through it, and no LLVM/MLIR shared library under the installed libtessera.
+CONFORMANCE ?= ../shared/conformance
+test-install: build
+	@rm -rf $(BUILD)/install-test && mkdir -p $(BUILD)/install-test
+	cmake --install $(BUILD) --prefix $(CURDIR)/$(BUILD)/install-test/prefix > $(BUILD)/install-test/install.log
+	cmake -G Ninja -S examples/cpp-consumer -B $(BUILD)/install-test/consumer \
+	  -DCMAKE_CXX_COMPILER=clang++-22 -DCMAKE_PREFIX_PATH=$(CURDIR)/$(BUILD)/install-test/prefix > /dev/null
+	ninja -C $(BUILD)/install-test/consumer > /dev/null
+	$(BUILD)/install-test/consumer/ttir-to-ptx $(CONFORMANCE)/triton-3.6/add.ttir cuda:90 > $(BUILD)/install-test/add.ptx
+	grep -q '^.visible .entry' $(BUILD)/install-test/add.ptx
+	$(BUILD)/install-test/prefix/bin/tessera-opt $(CONFORMANCE)/triton-3.6/add.ttir > /dev/null
+	! ldd $(BUILD)/install-test/prefix/lib/libtessera.so | grep -E 'lib(LLVM|MLIR)'
+	@echo "install: ok (find_package consumer compiled add.ttir to PTX; installed tessera-opt ran; no LLVM/MLIR shared libraries)"
+
 # Runs every harness even when one fails, then reports each summary line.
 test: build
 	@status=0; \
 	$(LIT) -sv $(BUILD)/test 2>&1 | tee $(BUILD)/lit.log || status=1; \
 	ctest --test-dir $(BUILD) --output-on-failure 2>&1 | tee $(BUILD)/ctest.log || status=1; \
 	(cd python && $(PYTHON) -m pytest -q test) 2>&1 | tee $(BUILD)/pytest.log || status=1; \
+	$(MAKE) --no-print-directory test-install > $(BUILD)/install.log 2>&1 || { status=1; tail -20 $(BUILD)/install.log; }; \
 	echo; echo "== summary =="; \
 	echo "lit:    $$(grep -E '^ *(Passed|Failed|Unsupported|Expectedly Failed)' $(BUILD)/lit.log | tr -s ' ' | paste -sd, -)"; \
 	echo "ctest:  $$(grep -E 'tests passed' $(BUILD)/ctest.log)"; \
 	tail -n 1 $(BUILD)/pytest.log; \
+	echo "$$(tail -n 1 $(BUILD)/install.log)"; \
 	exit $$status
 
 clean:
