@@ -324,8 +324,13 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
         asm.update(more)
     meta = {**stage_meta, "name": fn.__name__, "target": target, "backend": backend.name, "arch": arch,
             "num_warps": options.num_warps, "num_stages": options.num_stages,
-            "signature": {k: str(v) for k, v in arg_types.items()},
-            "effects": effects.analyze(ttir, fn, arg_types, consts)}
+            "signature": {k: str(v) for k, v in arg_types.items()}}
+    # The effects analysis informs frameworks; a failure of it must not fail the compilation
+    # (tessera.effects raises instead, with the reason).
+    try:
+        meta["effects"] = effects.analyze(ttir, fn, arg_types, consts)
+    except Exception as e:  # noqa: BLE001
+        meta["effects"], meta["effects_error"] = None, f"{type(e).__name__}: {e}"
     if disk is not None:
         names = [[m, f, n, gdict is None] for (m, f, n), (_, gdict, _) in gen.used_globals.items()]
         disk.put(key, asm, {**meta, "used_global_names": names})
