@@ -158,6 +158,14 @@ _FAILED = {"parse": "reading the input of", "ttgir": "lowering to TTGIR", "llvm"
            "llir": "translating to LLVM IR", "backend": "generating PTX for"}
 
 
+_LIBPATH = re.compile(r'libpath = "([^"]+)"')
+
+
+def extern_libraries(ir_text):
+    """The user bitcode libraries (tl.extern_elementwise) the module's calls name, in order."""
+    return list(dict.fromkeys(_LIBPATH.findall(ir_text)))
+
+
 def _native_compile(src, start, name, arch, options):
     """Every native call of the NVIDIA stages, in one place: one tessera._C.compile from `src`,
     the artifact of stage `start` ("ttir" or "ttgir"), through PTX. Returns (asm, metadata):
@@ -174,8 +182,11 @@ def _native_compile(src, start, name, arch, options):
                                                 pipeline_enabled())))
         keep.insert(0, "ttgir")
     stages.append(("llvm", llvm_pipeline(vectorize_enabled())))
-    res = _core._native().compile(src, f"{TARGET_PREFIX}:{arch}", stages, keep,
-                                  {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"},
+    native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
+    libs = extern_libraries(src)
+    if libs:
+        native_options["extern-libs"] = "\n".join(libs)
+    res = _core._native().compile(src, f"{TARGET_PREFIX}:{arch}", stages, keep, native_options,
                                   f"{name}.{start}")
     if not res.ok:
         diags = "\n".join(str(d) for d in res.diagnostics)

@@ -250,7 +250,7 @@ def compile(fn, signature=None, constexprs=None, target=None, num_warps=4, num_s
            tuple(sorted((k, type(v).__name__, repr(v)) for k, v in consts.items())),
            tuple(sorted((k, repr(v)) for k, v in arg_attrs.items())))
     cached = fn.cache.get(key)
-    if cached is not None:
+    if cached is not None and _extern_libraries_unchanged(cached.metadata.get("extern_libraries", [])):
         check_globals(fn, cached.metadata["used_globals"])
         return cached
     kernel = compile_cached(fn, arg_types, consts, arg_attrs, target, opts, backend_stages=stages == "all")
@@ -269,7 +269,7 @@ def compile_ttir(ttir, name, target, options):
         try:
             out = run(src, meta)
         except backends.StageError as e:
-            user_error = _kernel_error(e.diagnostics)
+            user_error = _kernel_error(e.diagnostics) or _extern_library_error(e, ttir)
             if user_error is not None:
                 raise user_error from None
             raise
@@ -277,6 +277,28 @@ def compile_ttir(ttir, name, target, options):
             break
         asm[stage] = src = out
     return asm, meta
+
+
+_EXTERN_OP = re.compile(r'tt\.extern_elementwise[^\n]*libpath = "([^"]+)"[^\n]*symbol = "([^"]+)"[^\n]*loc\((#loc\d+)\)')
+
+
+def _extern_library_error(error, ttir):
+    """A user bitcode library (tl.extern_elementwise) the backend could not use: a CompilationError
+    naming the library, at the line of the call that uses it (or of the symbol's call)."""
+    messages = [str(d.message) for d in error.diagnostics] or [str(error)]
+    text = next((m for m in messages if "extern library" in m), None)
+    if text is None:
+        return None
+    calls = _EXTERN_OP.findall(ttir)
+    where = next((c for c in calls if c[0] in text or f" {c[1]}," in text), calls[0] if calls else None)
+    file = line = col = None
+    if where is not None:
+        m = re.search(re.escape(where[2]) + r' = loc\("([^"]+)":(\d+):(\d+)\)', ttir)
+        if m:
+            file, line, col = m.group(1), int(m.group(2)), int(m.group(3))
+    if file and file.endswith(".py"):
+        return CompilationError(text, file, line, max(col - 1, 0), linecache.getline(file, line) or None)
+    return CompilationError(text, file or "<kernel>", line or 0, 0, None)
 
 
 # convert-tt-to-ttg's checks of a kernel's tensors (any op, arith.constant from tl.zeros included):
@@ -310,6 +332,8 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
     if disk is not None:
         key, scopes = cache.kernel_key(fn, arg_types, consts, arg_attrs, target, options, stages=backend_stages)
         hit = disk.get(key)
+        if hit is not None and not _extern_libraries_unchanged(hit[1].get("extern_libraries", [])):
+            hit = None  # a user bitcode library changed since: compile again
         if hit is not None:
             asm, meta = hit
             used = _resolve_used_globals(meta.pop("used_global_names", []), scopes)
@@ -325,6 +349,10 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
     meta = {**stage_meta, "name": fn.__name__, "target": target, "backend": backend.name, "arch": arch,
             "num_warps": options.num_warps, "num_stages": options.num_stages,
             "signature": {k: str(v) for k, v in arg_types.items()}}
+    # User bitcode libraries (tl.extern_elementwise): their contents validate a cached entry.
+    libs = re.findall(r'libpath = "([^"]+)"', ttir)
+    if libs:
+        meta["extern_libraries"] = [[p, _file_digest(p)] for p in dict.fromkeys(libs)]
     # The effects analysis informs frameworks; a failure of it must not fail the compilation
     # (tessera.effects raises instead, with the reason).
     try:
@@ -337,6 +365,19 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
     meta.update(used_globals=dict(gen.used_globals), constexprs=consts,
                 cache="miss" if disk is not None else "off")
     return CompiledKernel(fn.__name__, asm, meta)
+
+
+def _file_digest(path):
+    import hashlib
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _extern_libraries_unchanged(recorded):
+    return all(_file_digest(path) == digest for path, digest in recorded)
 
 
 def _resolve_used_globals(names, scopes):

@@ -604,9 +604,10 @@ class IRBuilder(BuilderProtocol):
                          f" : ({src.ir_type}, {index.ir_type}) -> {ret_ty.to_ir()}", ret_ty,
                          {"axis": f"{axis} : i32"})
 
-    def extern_elementwise(self, symbol, np_name, args, ret_ty):
+    def extern_elementwise(self, symbol, np_name, args, ret_ty, libname="", libpath="", pure=True):
         types = ", ".join(a.ir_type for a in args)
-        attrs = {"libname": '""', "libpath": '""', "pure": "true", "symbol": quote(symbol)}
+        attrs = {"libname": quote(libname), "libpath": quote(libpath), "pure": "true" if pure else "false",
+                 "symbol": quote(symbol)}
         return self.emit("tt.extern_elementwise " + ", ".join(a.name for a in args),
                          f" : ({types}) -> {ret_ty.to_ir()}", ret_ty, attrs)
 

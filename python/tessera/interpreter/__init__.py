@@ -15,13 +15,14 @@ import numpy as np
 from ..language import core
 from . import hooks, numerics, source
 from .assign import interpreted_function
-from .builder import BlockPtr, InterpreterBuilder
+from .builder import BlockPtr, InterpreterBuilder, register_extern
 from .hooks import (AtomicRecord, Client, DotRecord, KernelRecord, LoadRecord, ReduceRecord, ScanRecord,
                     StoreRecord, add_client, observe, remove_client)
 from .memory import Memory, OutOfBoundsError
 
 __all__ = [
     "run_kernel", "OutOfBoundsError", "InterpreterBuilder", "BlockPtr", "Memory", "observe", "add_client",
+    "register_extern",
     "remove_client", "Client", "LoadRecord", "StoreRecord", "AtomicRecord", "DotRecord", "ReduceRecord",
     "ScanRecord", "KernelRecord",
 ]

@@ -120,6 +120,17 @@ def _pyfunc(f, x):
     return np.asarray(out, dtype=np.float64).astype(x.dtype)
 
 
+# Python implementations of user library functions (tl.extern_elementwise), by symbol.
+_USER_EXTERN = {}
+
+
+def register_extern(symbol, fn):
+    """Give the interpreter a Python implementation of `symbol` from a user bitcode library
+    (tl.extern_elementwise): fn(*numpy_arrays) -> numpy array (elementwise)."""
+    if not callable(fn):
+        raise TypeError(f"register_extern: fn must be callable, got {fn!r}")
+    _USER_EXTERN[str(symbol)] = fn
+
 _EXTERN = {
     "exp10": lambda x: np.power(np.asarray(10.0, dtype=np.asarray(x).dtype), x),
     "erfc": lambda x: _pyfunc(_pymath.erfc, x),
@@ -896,8 +907,18 @@ class InterpreterBuilder(BuilderProtocol):
                              f"axis {axis} of size {n}")
         return _wrap(np.take_along_axis(s, idx, axis), ret_ty)
 
-    def extern_elementwise(self, symbol, np_name, args, ret_ty):
+    def extern_elementwise(self, symbol, np_name, args, ret_ty, libname="", libpath="", pure=True):
         t = ret_ty.scalar
+        if libpath:  # a user library: its registered Python implementation
+            f = _USER_EXTERN.get(symbol)
+            if f is None:
+                raise NotImplementedError(
+                    f"{source.location_prefix()}the interpreter cannot run {symbol} of library '{libname}' "
+                    f"({libpath}); register a Python implementation with "
+                    f"tessera.interpreter.register_extern({symbol!r}, fn) (fn takes and returns NumPy arrays)")
+            nd = np_dtype(t)
+            r = f(*[np.asarray(a) for a in args])
+            return _wrap(np.broadcast_to(np.asarray(r).astype(nd), np.shape(args[0]) if args else ()), t)
         f = getattr(np, np_name, None)
         name = np_name
         if name in _EXTERN and (f is None or name in ("round",)):

@@ -10,7 +10,7 @@ from .builtins import (  # noqa: F401
     advance, arange, argmax, argmin, associative_scan, assume, atomic_add, atomic_and, atomic_cas, atomic_max,
     atomic_min, atomic_or, atomic_xchg, atomic_xor, broadcast, broadcast_to, cast, cat, cdiv, clamp, flip,
     cumprod, cumsum, debug_barrier, device_assert, device_print, div_rn, dot, expand_dims, fdiv, fma,
-    full, full_like, gather, histogram, inline_asm_elementwise, interleave, join, load, load_tensor_descriptor,
+    extern_elementwise, full, full_like, gather, histogram, inline_asm_elementwise, interleave, join, load, load_tensor_descriptor,
     make_block_ptr, make_tensor_descriptor, max, max_constancy, max_contiguous, maximum, min, minimum,
     multiple_of, num_programs, permute, program_id, range, ravel, reduce, reshape, sigmoid, softmax, sort,
     split, static_assert, static_print, static_range, store, store_tensor_descriptor, sum, swizzle2d, trans,
@@ -33,3 +33,8 @@ TRITON_MAX_TENSOR_NUMEL = semantic.MAX_NUMEL
 MAX_TENSOR_NUMEL = semantic.MAX_NUMEL
 
 __all__ = [n for n in dir() if not n.startswith("_")]
+
+# triton.language.core spellings used by device-library modules (@core.extern functions call
+# core.extern_elementwise).
+from . import builtins as _builtins, core as _core_module  # noqa: E402
+_core_module.extern_elementwise = _builtins.extern_elementwise

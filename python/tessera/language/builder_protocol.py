@@ -175,7 +175,7 @@ class BuilderProtocol:
     def gather(self, src, index, axis, ret_ty):
         raise NotImplementedError
 
-    def extern_elementwise(self, symbol, np_name, args, ret_ty):
+    def extern_elementwise(self, symbol, np_name, args, ret_ty, libname="", libpath="", pure=True):
         """A libdevice function: `symbol` (e.g. __nv_tanhf) on the GPU, numpy.`np_name` here."""
         raise NotImplementedError
 

@@ -580,6 +580,18 @@ def inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
 
 
 @builtin
+def extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_pure, _semantic=None, _builder=None):
+    """Call a function of your own LLVM bitcode library (`lib_path`) on every element: the symbol
+    and result type are chosen by the arguments' types, {(tl.float32,): ("my_f", tl.float32)}. The
+    library is linked into the kernel (beside libdevice) and internalized. The interpreter runs a
+    Python implementation registered with tessera.interpreter.register_extern(symbol, fn).
+    As in Triton, call it from a function marked @tl.core.extern (plain Python run while the
+    kernel is traced: the dict of signatures is Python, not kernel code); `_semantic` / `_builder`
+    are accepted and unused."""
+    return semantic.user_extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_pure)
+
+
+@builtin
 def debug_barrier():
     core.current_builder().barrier()
 

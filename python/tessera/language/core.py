@@ -659,3 +659,12 @@ class tensor_descriptor(tensor_descriptor_base):
         shape = [next(it) if isinstance(c, dtype) else c for c in ty.shape]
         strides = [next(it) if isinstance(c, dtype) else c for c in ty.strides]
         return cls(base, shape, strides, ty)
+
+
+def extern(fn):
+    """@tl.core.extern: a function of a device library (as triton.language.core.extern): plain
+    Python that the front end runs while tracing a kernel (like a builtin), typically returning
+    tl.core.extern_elementwise(lib_name, lib_path, [args], {(dtypes): (symbol, dtype)}, is_pure,
+    _semantic=_semantic)."""
+    fn.__tessera_builtin__ = True
+    return fn

@@ -1265,6 +1265,45 @@ def extern_elementwise(symbol_fp32, symbol_fp64, np_name, args, ret_float=True):
     out = tensor(current_builder().extern_elementwise(sym, np_name, [a.handle for a in args], ret), ret)
     return cast(out, orig) if orig != t else out
 
+def user_extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_pure):
+    """tl.extern_elementwise: call `symbol` of the user's LLVM bitcode library `lib_path` per
+    element, the symbol and result type chosen by the arguments' types in `arg_type_symbol_dict`
+    ({(dtype, ...): (symbol, return dtype)}). The arguments broadcast to one shape."""
+    import os
+    lib_name, lib_path = _unwrap(lib_name), _unwrap(lib_path)
+    if not isinstance(lib_path, str) or not lib_path:
+        raise TypeError(f"extern_elementwise: lib_path must be the path of an LLVM bitcode file, got {lib_path!r}")
+    if not os.path.isfile(lib_path):
+        raise ValueError(f"extern_elementwise: library '{lib_name}' not found at {lib_path!r}")
+    table = _unwrap(arg_type_symbol_dict)
+    if not isinstance(table, dict) or not table:
+        raise TypeError("extern_elementwise: arg_type_symbol_dict must be a non-empty dict "
+                        "{(arg dtypes, ...): (symbol, return dtype)}")
+    args = [to_tensor(a) for a in _unwrap(args)]
+    key = tuple(a.dtype for a in args)
+    entry = None
+    for types, value in table.items():
+        types = types if isinstance(types, tuple) else (types,)
+        if tuple(_unwrap(t) for t in types) == key:
+            entry = value
+            break
+    if entry is None:
+        accepted = ", ".join("(" + ", ".join(str(_unwrap(t)) for t in (k if isinstance(k, tuple) else (k,))) + ")"
+                             for k in table)
+        raise ValueError(f"extern_elementwise: no symbol of library '{lib_name}' takes arguments "
+                         f"({', '.join(str(t) for t in key)}); it has {accepted}")
+    symbol, ret_dtype = _unwrap(entry[0]), _unwrap(entry[1])
+    shape = ()
+    for a in args:
+        shape = broadcast_shapes(shape, a.shape)
+    args = [broadcast_to_shape(a, shape) for a in args]
+    ret = _block(ret_dtype, shape)
+    h = current_builder().extern_elementwise(symbol, None, [a.handle for a in args], ret, libname=str(lib_name),
+                                             libpath=os.path.abspath(lib_path),
+                                             pure=builtins.bool(_unwrap(is_pure)))
+    return tensor(h, ret)
+
+
 # --------------------------------------------------------------- tensor descriptors
 #
 # A descriptor is a front-end value: its base pointer, a size and a stride per dimension (each a

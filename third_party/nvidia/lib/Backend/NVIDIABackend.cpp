@@ -79,10 +79,15 @@ public:
                  ptx.ptxVersion >= 60) {
       } else if (name == "libdevice") {
         ptx.libdevicePath = value;
+      } else if (name == "extern-libs") {
+        llvm::SmallVector<llvm::StringRef> paths;
+        llvm::StringRef(value).split(paths, '\n', -1, /*KeepEmpty=*/false);
+        for (llvm::StringRef p : paths)
+          ptx.externLibraries.push_back(p.str());
       } else {
         error = "invalid option " + name + "='" + value +
                 "' for the cuda backend (enable-fp-fusion=0|1, ptx-version=<e.g. 84>, "
-                "libdevice=<path>)";
+                "libdevice=<path>, extern-libs=<paths, one per line>)";
         return false;
       }
     }

@@ -194,6 +194,48 @@ bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
   m.setTargetTriple(triple);
   m.setDataLayout(tm->createDataLayout());
 
+  // The user's bitcode libraries (tl.extern_elementwise), before libdevice:
+  // their functions may call libdevice's.
+  bool linkedUserLibraries = false;
+  for (const std::string &path : options.externLibraries) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
+    if (!buf) {
+      error = "extern library " + path + ": cannot read it: " + buf.getError().message();
+      return false;
+    }
+    Expected<std::unique_ptr<Module>> lib = parseBitcodeFile((*buf)->getMemBufferRef(), m.getContext());
+    if (!lib) {
+      error = "extern library " + path + ": not LLVM bitcode: " + toString(lib.takeError());
+      return false;
+    }
+    const Triple &libTriple = (*lib)->getTargetTriple();
+    if (!libTriple.empty() && !libTriple.isNVPTX()) {
+      error = "extern library " + path + ": bitcode for " + libTriple.str() +
+              ", not for NVPTX (build it with clang --target=nvptx64-nvidia-cuda -emit-llvm)";
+      return false;
+    }
+    (*lib)->setTargetTriple(m.getTargetTriple());
+    (*lib)->setDataLayout(m.getDataLayout());
+    if (Linker::linkModules(m, std::move(*lib), Linker::Flags::LinkOnlyNeeded)) {
+      error = "extern library " + path + ": linking it into the kernel failed";
+      return false;
+    }
+    linkedUserLibraries = true;
+  }
+  if (!options.externLibraries.empty()) {
+    for (const Function &f : m) {
+      if (f.isDeclaration() && !f.isIntrinsic() && !f.getName().starts_with("__nv_") && !f.use_empty() &&
+          !f.getName().starts_with("vprintf") && !f.getName().starts_with("__assertfail") &&
+          !f.getName().starts_with("malloc") && !f.getName().starts_with("free")) {
+        std::string libs;
+        for (const std::string &p : options.externLibraries)
+          libs += (libs.empty() ? "" : ", ") + p;
+        error = "the kernel calls " + f.getName().str() + ", which no extern library defines (" + libs + ")";
+        return false;
+      }
+    }
+  }
+
   if (callsLibdevice(m)) {
     std::string path = findLibdevice(options.libdevicePath);
     if (path.empty()) {
@@ -216,6 +258,11 @@ bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
     internalizeModule(m, [](const GlobalValue &gv) {
       return !gv.isDeclaration() && gv.hasExternalLinkage() &&
              isa<Function>(gv) &&
+             cast<Function>(gv).getCallingConv() == CallingConv::PTX_Kernel;
+    });
+  } else if (linkedUserLibraries) {
+    internalizeModule(m, [](const GlobalValue &gv) {
+      return !gv.isDeclaration() && gv.hasExternalLinkage() && isa<Function>(gv) &&
              cast<Function>(gv).getCallingConv() == CallingConv::PTX_Kernel;
     });
   }

@@ -4,6 +4,7 @@
 #define TESSERA_NVIDIA_TARGET_PTX_H
 
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Module;
@@ -18,6 +19,9 @@ struct PTXOptions {
   /// (empty: look in $TESSERA_LIBDEVICE, $CUDA_HOME and /usr/local/cuda).
   std::string libdevicePath;
   bool enableFPFusion = true;
+  /// The user's LLVM bitcode libraries (tl.extern_elementwise), linked before
+  /// libdevice and internalized.
+  std::vector<std::string> externLibraries;
 };
 
 /// The PTX processor name for a compute capability (90 -> "sm_90").
