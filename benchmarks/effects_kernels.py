@@ -1,7 +1,7 @@
-"""Kernels with a known effect on each pointer argument (the table of
-python/test/unit/compiler/test_effects.py), written against triton.language: Tessera's effects
-analysis and PyTorch's (torch._higher_order_ops.triton_kernel_wrap) compared on the same source
-by benchmarks/effects_compare.py."""
+"""Kernels with a known effect on each pointer argument, written against triton.language: the one
+source of python/test/unit/compiler/test_effects.py (which loads them under Tessera and checks
+the known truth) and of benchmarks/effects_compare.py (Tessera's analysis and PyTorch's
+torch._higher_order_ops.triton_kernel_wrap on the same kernels)."""
 import triton
 import triton.language as tl
 

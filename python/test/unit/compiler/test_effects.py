@@ -2,157 +2,32 @@
 true effect on each pointer argument is known, checked against the analysis (no GPU: arguments
 are CPU tensors, specialized as a launch would specialize them, and nothing is launched)."""
 
+import os
+import sys
+
 import pytest
 
 torch = pytest.importorskip("torch")
 
 import tessera  # noqa: E402
-import tessera.language as tl  # noqa: E402
 from tessera.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
 
-@tessera.jit
-def copy(x, y, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    tl.store(y + offs, tl.load(x + offs))
+# The kernels: benchmarks/effects_kernels.py (written against triton.language, also compared with
+# PyTorch's analysis by benchmarks/effects_compare.py), loaded here under Tessera.
+_BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "benchmarks")
+sys.path.insert(0, _BENCH)
+import _loader  # noqa: E402
 
-
-@tessera.jit
-def masked_copy(x, y, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    m = offs < n
-    tl.store(y + offs, tl.load(x + offs, mask=m, other=0.0), mask=m)
-
-
-@tessera.jit
-def transpose_2d(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
-    rm = tl.arange(0, BM)[:, None]
-    rn = tl.arange(0, BN)[None, :]
-    tile = tl.load(x + rm * N + rn)
-    tl.store(y + rn * M + rm, tile)
-
-
-@tessera.jit
-def select_store(a, b, flag, BLOCK: tl.constexpr):
-    p = a if flag > 0 else b
-    tl.store(p + tl.arange(0, BLOCK), tl.zeros([BLOCK], tl.float32))
-
-
-@tessera.jit
-def where_store(a, b, unused, flag, BLOCK: tl.constexpr):
-    p = tl.where(flag > 0, a, b)
-    tl.store(p + tl.arange(0, BLOCK), tl.full([BLOCK], 1.0, tl.float32))
-
-
-@tessera.jit
-def atomics(acc, counter, swap, x, BLOCK: tl.constexpr):
-    v = tl.load(x + tl.arange(0, BLOCK))
-    tl.atomic_add(acc + tl.arange(0, BLOCK), v)
-    tl.atomic_cas(counter, 0, 1)
-    tl.atomic_xchg(swap, 3)
-
-
-@tessera.jit
-def in_place(x, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
-    tl.store(x + offs, tl.load(x + offs) + 1.0)
-
-
-@tessera.jit
-def block_pointers(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
-    src = tl.make_block_ptr(x, (M, N), (N, 1), (0, 0), (BM, BN), (1, 0))
-    dst = tl.make_block_ptr(y, (M, N), (N, 1), (0, 0), (BM, BN), (1, 0))
-    for _ in range(2):
-        tl.store(dst, tl.load(src, boundary_check=(0, 1)), boundary_check=(0, 1))
-        src = tl.advance(src, (BM, 0))
-        dst = tl.advance(dst, (BM, 0))
-
-
-@tessera.jit
-def host_descriptors(src_desc, dst_desc, BM: tl.constexpr, BN: tl.constexpr):
-    dst_desc.store([0, 0], src_desc.load([0, 0]))
-
-
-@tessera.jit
-def device_descriptors(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
-    src = tl.make_tensor_descriptor(x, [M, N], [N, 1], [BM, BN])
-    dst = tl.make_tensor_descriptor(y, [M, N], [N, 1], [BM, BN])
-    dst.store([0, 0], src.load([0, 0]))
-
-
-@tessera.jit(noinline=True)
-def _fill(p, BLOCK: tl.constexpr):
-    tl.store(p + tl.arange(0, BLOCK), tl.full([BLOCK], 2.0, tl.float32))
-
-
-@tessera.jit
-def calls_noinline(x, y, BLOCK: tl.constexpr):
-    _fill(y, BLOCK)
-    tl.store(y + BLOCK, tl.load(x))
-
-
-@tessera.jit
-def loop_pointer(x, y, n, BLOCK: tl.constexpr):
-    xp = x + tl.arange(0, BLOCK)
-    yp = y + tl.arange(0, BLOCK)
-    for _ in range(0, n, BLOCK):
-        tl.store(yp, tl.load(xp))
-        xp += BLOCK
-        yp += BLOCK
-
-
-@tessera.jit
-def branch_store(x, y, z, n, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
-    if tl.program_id(0) == 0:
-        tl.store(y + offs, tl.load(x + offs))
-    else:
-        tl.store(z + offs, tl.load(x + offs))
-
-
-@tessera.jit
-def while_store(x, y, n, BLOCK: tl.constexpr):
-    i = 0
-    while i < n:
-        tl.store(y + i, tl.load(x + i))
-        i += 1
-
-
-@tessera.jit
-def tuple_args(ptrs, out, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
-    tl.store(out + offs, tl.load(ptrs[0] + offs) + tl.load(ptrs[1] + offs))
-
-
-@tessera.jit
-def pointer_from_memory(table, x, y, BLOCK: tl.constexpr):
-    # A pointer loaded from memory: the analysis cannot know where it points.
-    p = tl.load(table).to(tl.pointer_type(tl.float32), bitcast=True)
-    tl.store(p + tl.arange(0, BLOCK), tl.full([BLOCK], 0.0, tl.float32))
-
-
-@tessera.jit
-def inline_asm_pointer(x, y, BLOCK: tl.constexpr):
-    addr = tl.inline_asm_elementwise("mov.b64 $0, $1;", "=l,l", [x], dtype=tl.int64, is_pure=True, pack=1)
-    tl.store(y, addr.to(tl.float32))
-
-
-@tessera.jit
-def never_used(x, y, z, BLOCK: tl.constexpr):
-    tl.store(y + tl.arange(0, BLOCK), tl.load(x + tl.arange(0, BLOCK)))
-
-
-@tessera.jit
-def conditional_scalar_store(out, x, BLOCK: tl.constexpr):
-    s = tl.sum(tl.load(x + tl.arange(0, BLOCK)), axis=0)
-    if tl.program_id(0) == 0:
-        tl.store(out, s)
-
-
-@tessera.jit
-def dead_load(x, y, BLOCK: tl.constexpr):
-    tl.load(x + tl.arange(0, BLOCK))
-    tl.store(y + tl.arange(0, BLOCK), tl.full([BLOCK], 1.0, tl.float32))
+_K = _loader.load("tessera", filename="effects_kernels.py")
+(copy, masked_copy, transpose_2d, select_store, where_store, atomics, in_place, block_pointers, host_descriptors,
+ device_descriptors, calls_noinline, loop_pointer, branch_store, while_store, tuple_args, pointer_from_memory,
+ inline_asm_pointer, never_used, conditional_scalar_store, dead_load) = (
+    getattr(_K, n) for n in ("copy", "masked_copy", "transpose_2d", "select_store", "where_store", "atomics",
+                             "in_place", "block_pointers", "host_descriptors", "device_descriptors",
+                             "calls_noinline", "loop_pointer", "branch_store", "while_store", "tuple_args",
+                             "pointer_from_memory", "inline_asm_pointer", "never_used",
+                             "conditional_scalar_store", "dead_load"))
 
 
 def f32(*shape):
@@ -213,7 +88,7 @@ def test_effects_table(name):
         # every non-untouched effect names its causes, with the kernel's source lines
         assert bool(v["causes"]) == (v["effect"] != "untouched"), (param, v)
         for c in v["causes"]:
-            assert c["file"].endswith("test_effects.py") and c["line"] > 0, c
+            assert c["file"].endswith("effects_kernels_tessera.py") and c["line"] > 0, c
 
 
 def test_causes_name_the_operation_and_line():
