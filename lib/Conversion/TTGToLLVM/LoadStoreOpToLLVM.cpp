@@ -225,33 +225,19 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
       masks = unpackOrSplat(rewriter, loc, adaptor.getMask(), n);
     MemoryHints hints = hintsOf(op.getCache(), op.getEvict());
     Type elt = tensorType ? tc.convertElementType(tensorType) : Type();
-    // Each element is written once: of the copies a layout keeps (registers,
-    // lanes and warps whose basis is zero) only the one with those bits 0
-    // stores, and a scalar is stored by thread 0 (every thread holds it).
-    const TargetInfoBase &ti = tc.getTargetInfo();
-    Value owner;
+    // A register that repeats an element this thread already holds (a zero
+    // register basis) is not stored twice. Copies held by other lanes and
+    // warps (and a scalar, held by every thread) are all stored: each thread
+    // then reads back what it wrote without a barrier (a program storing to
+    // global memory and loading it again, e.g. scratch, relies on that).
     int64_t copyRegisters = 0;
-    if (!tensorType) {
-      owner = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, ti.threadId(rewriter, loc),
-                                   i32Val(rewriter, loc, 0));
-    } else if (supportsLinearLayout(tensorType)) {
-      ::tessera::LinearLayout layout = toLinearLayout(tensorType);
-      bool threadCopies = false;
-      for (auto &[dim, mask] : layout.getFreeVariableMasks()) {
+    if (tensorType && supportsLinearLayout(tensorType))
+      for (auto &[dim, mask] : toLinearLayout(tensorType).getFreeVariableMasks())
         if (dim == "register")
           copyRegisters = mask;
-        else if ((dim == "lane" || dim == "warp") && mask)
-          threadCopies = true;
-      }
-      if (threadCopies)
-        owner = isOwnerThread(rewriter, loc, ti, layout);
-    }
-    auto predicate = [&](int64_t i) -> Value {
-      if (masks.empty())
-        return owner ? owner : trueValue(rewriter, loc);
-      return owner ? LLVM::AndOp::create(rewriter, loc, masks[i], owner).getResult() : masks[i];
-    };
-    bool plain = masks.empty() && !owner && hints.isDefault();
+    const TargetInfoBase &ti = tc.getTargetInfo();
+    auto predicate = [&](int64_t i) -> Value { return masks.empty() ? trueValue(rewriter, loc) : masks[i]; };
+    bool plain = masks.empty() && hints.isDefault();
     int64_t vec = vectorWidth(axis, op.getPtr(), op.getMask(), tensorType, elt);
     if (vec > 1) {
       unsigned bits = elt.getIntOrFloatBitWidth();

@@ -23,11 +23,10 @@
 // CHECK: llvm.getelementptr %[[BASE]][%[[REGION]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: %[[AT:.*]] = llvm.add %[[REGION]], %[[OFF]] : i64
 // CHECK: llvm.getelementptr %[[BASE]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-// ttg.barrier (tl.debug_barrier) between the two stores (scalar stores:
-// thread 0 writes):
-// CHECK: st.global.b32
+// ttg.barrier (tl.debug_barrier) between the two stores:
+// CHECK: llvm.store
 // CHECK-NEXT: nvvm.barrier0
-// CHECK-NEXT: st.global.b32
+// CHECK-NEXT: llvm.store
 // NOALLOC: global-scratch.mlir:[[@LINE+3]]:{{.*}} error: 'ttg.global_scratch_alloc' op has no scratch offset: run ttg-allocate-global-scratch first
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @two_allocs(%x: !tt.ptr<f32>) {

@@ -1,11 +1,10 @@
 // RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-ttg-to-llvm)' | FileCheck %s
 
-// A scalar store is done by thread 0 only (every thread holds the value).
+// A scalar store is done by every thread (each then reads back its own
+// write without a barrier), with no thread test.
 // CHECK-LABEL: llvm.func @scalar
-// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x range <i32, 0, 128>
-// CHECK: %[[ZERO:.*]] = llvm.icmp "eq" %[[TID]]
-// CHECK: st.global.b32 {{.*}}%[[ZERO]]
-// CHECK-NOT: st.global
+// CHECK-NOT: llvm.icmp
+// CHECK: llvm.store
 // CHECK-NOT: llvm.store
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @scalar(%p: !tt.ptr<f32>, %v: f32) {
@@ -16,15 +15,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// 16 elements over 128 threads: lanes 16-31 and warps 1-3 hold copies; only
-// the owners (lane bit 4 and both warp bits 0) store, each element once.
+// 16 elements over 128 threads: lanes 16-31 and warps 1-3 hold copies, and
+// each thread stores its copy (one store, no thread test).
 // CHECK-LABEL: llvm.func @copies
-// CHECK: llvm.and {{.*}} : i32
-// CHECK: llvm.icmp "eq"
-// CHECK: llvm.and {{.*}} : i32
-// CHECK: llvm.icmp "eq"
-// CHECK: st.global.b32
-// CHECK-NOT: st.global
+// CHECK-NOT: llvm.icmp
+// CHECK: llvm.store
+// CHECK-NOT: llvm.store
 #copies = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @copies(%p: tensor<16x!tt.ptr<f32>, #copies>, %v: tensor<16xf32, #copies>) {
@@ -35,30 +31,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// No copies (128 elements over 128 threads): a plain store, no thread test.
-// CHECK-LABEL: llvm.func @no_copies
-// CHECK-NOT: llvm.icmp
-// CHECK: llvm.store
-// CHECK-NOT: st.global
-#one = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @no_copies(%p: tensor<128x!tt.ptr<f32>, #one>, %v: tensor<128xf32, #one>) {
-    tt.store %p, %v : tensor<128x!tt.ptr<f32>, #one>
-    tt.return
-  }
-}
-
-// -----
-
 // Registers that repeat elements (2 elements, 4 registers per thread): each
-// element is stored from its first register only.
+// element is stored from its first register only (the same thread wrote it).
 // CHECK-LABEL: llvm.func @register_copies
 // CHECK-COUNT-2: st.global.b32
 // CHECK-NOT: st.global
 #regs = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @register_copies(%p: tensor<2x!tt.ptr<f32>, #regs>, %v: tensor<2xf32, #regs>) {
-    tt.store %p, %v : tensor<2x!tt.ptr<f32>, #regs>
+  tt.func public @register_copies(%p: tensor<2x!tt.ptr<f32>, #regs>, %v: tensor<2xf32, #regs>, %m: tensor<2xi1, #regs>) {
+    tt.store %p, %v, %m : tensor<2x!tt.ptr<f32>, #regs>
     tt.return
   }
 }
