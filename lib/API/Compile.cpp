@@ -93,12 +93,11 @@ static void compileImpl(const CompileRequest &request, CompileResult &result) {
     result.ok = true;
     return;
   }
-  if (backend) {
-    std::string layout = backend->getDataLayout(arch);
-    if (!layout.empty())
-      (*module)->setAttr(mlir::LLVM::LLVMDialect::getDataLayoutAttrName(),
-                         mlir::StringAttr::get(module->getContext(), layout));
-  }
+  // The target's data layout, so that translated loads and stores get its
+  // ABI alignments.
+  if (std::string layout = backend->getDataLayout(arch); !layout.empty())
+    (*module)->setAttr(mlir::LLVM::LLVMDialect::getDataLayoutAttrName(),
+                       mlir::StringAttr::get(module->getContext(), layout));
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       mlir::translateModuleToLLVMIR(*module, llvmContext, module->getName().value_or("tessera"));

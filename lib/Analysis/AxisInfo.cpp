@@ -245,13 +245,6 @@ AxisInfo remByMultiple(const AxisInfo &a, const AxisInfo &b) {
   return AxisInfo(c, v, k);
 }
 
-/// Whether integer `v` is known to be >= 0: kernel arguments marked
-/// tt.non_negative by specialization, program ids and counts, ranges,
-/// non-negative constants, loop counters from a non-negative bound, and what
-/// sums, products, quotients, remainders, shifts, masks, extensions, selects,
-/// min/max and shape ops make of those (i32 overflow aside, as everywhere in
-/// this analysis). A signed remainder of a negative value is negative, so the
-/// rules for % need this.
 /// Whether a `tl.assume(v >= c)` (c >= 0, or v > c with c >= -1, either
 /// operand order) holds wherever `v` is: the llvm.intr.assume sits in the
 /// block that defines `v` or in the function's entry block, so it runs
@@ -300,6 +293,14 @@ bool assumedNonNegative(Value v) {
   return false;
 }
 
+/// Whether integer `v` is known to be >= 0: values a tl.assume vouches for,
+/// kernel arguments marked tt.non_negative by specialization, program ids and
+/// counts, ranges,
+/// non-negative constants, loop counters from a non-negative bound, and what
+/// sums, products, quotients, remainders, shifts, masks, extensions, selects,
+/// min/max and shape ops make of those (i32 overflow aside, as everywhere in
+/// this analysis). A signed remainder of a negative value is negative, so the
+/// rules for % need this.
 bool isKnownNonNegative(Value v, int depth = 12) {
   if (depth == 0)
     return false;

@@ -284,6 +284,12 @@ private:
           for (ArgumentEffect &a : k->arguments)
             record(*k, a.index, r, w, why, op->getLoc());
     };
+    // Ops that may read and write through every pointer they are given.
+    auto readWritePointers = [&](Operation *op, StringRef what) {
+      for (Value v : op->getOperands())
+        if (isPointerLike(v.getType()))
+          apply(op, v, true, true, what);
+    };
     module.walk([&](Operation *op) {
       if (auto load = dyn_cast<tt::LoadOp>(op))
         return apply(op, load.getPtr(), true, false, "load");
@@ -305,28 +311,19 @@ private:
         FunctionOpInterface fn = callee(call);
         if (fn && !fn.isExternal())
           return; // its body is analysed with its arguments' provenance
-        for (Value v : op->getOperands())
-          if (isPointerLike(v.getType()))
-            apply(op, v, true, true, "pointer passed to an external function");
-        return;
+        return readWritePointers(op, "pointer passed to an external function");
       }
       if (isa<tt::ElementwiseInlineAsmOp, tt::ExternElementwiseOp>(op)) {
         // Pure or not, assembly or an external function given a pointer may
         // write through it (the purity flag is the author's word).
-        for (Value v : op->getOperands())
-          if (isPointerLike(v.getType()))
-            apply(op, v, true, true, isa<tt::ElementwiseInlineAsmOp>(op) ? "inline asm" : "external function");
-        return;
+        return readWritePointers(op, isa<tt::ElementwiseInlineAsmOp>(op) ? "inline asm" : "external function");
       }
       if (op->getNumRegions() || op->hasTrait<OpTrait::IsTerminator>() ||
           isa<tt::PrintOp, tt::AssertOp>(op) || isMemoryEffectFree(op))
         return;
       // Anything else that touches memory and is given a pointer (an op this
       // analysis does not know): may read and write it.
-      std::string what = op->getName().getStringRef().str();
-      for (Value v : op->getOperands())
-        if (isPointerLike(v.getType()))
-          apply(op, v, true, true, what);
+      readWritePointers(op, op->getName().getStringRef());
     });
   }
 };

@@ -213,7 +213,8 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
       // holds one partial at a time instead of all of them, next to data
       // that is often still live (the row of a softmax or a cross-entropy).
       size_t logGroups = red->warpBits.size();
-      if (groups > 4 && red->laneBits.size() >= logGroups) {
+      bool viaShuffles = groups > 4 && red->laneBits.size() >= logGroups;
+      if (viaShuffles) {
         for (size_t key = 0; key < acc.size(); ++key) {
           Value g = i32Val(rewriter, loc, 0);
           for (size_t i = 0; i < logGroups; ++i) {
@@ -239,7 +240,7 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
           acc[key] = part;
         }
       }
-      for (size_t key = 0; key < acc.size() && !(groups > 4 && red->laneBits.size() >= logGroups); ++key) {
+      for (size_t key = 0; key < acc.size() && !viaShuffles; ++key) {
         SmallVector<Value> total;
         for (int64_t g = 0; g < groups; ++g) {
           Value idx = LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, g * nOut), flatOfKey[key]);

@@ -21,6 +21,7 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
+import re
 import sys
 import time
 import types
@@ -38,6 +39,15 @@ class DeviceError(TritonError, RuntimeError):
 class OutOfResources(TritonError, RuntimeError):
     """A kernel needs more of a per-block resource than the GPU has (shared memory, registers).
     The autotuner skips configurations that raise it."""
+
+
+_LIBPATH = re.compile(r'libpath = "([^"]+)"')
+
+
+def extern_libraries(ir_text):
+    """The user bitcode libraries (tl.extern_elementwise) the calls of a module's text name, in
+    order, each once."""
+    return list(dict.fromkeys(_LIBPATH.findall(ir_text)))
 
 
 class StageError(RuntimeError):

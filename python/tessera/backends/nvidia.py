@@ -158,14 +158,6 @@ _FAILED = {"parse": "reading the input of", "ttgir": "lowering to TTGIR", "llvm"
            "llir": "translating to LLVM IR", "backend": "generating PTX for"}
 
 
-_LIBPATH = re.compile(r'libpath = "([^"]+)"')
-
-
-def extern_libraries(ir_text):
-    """The user bitcode libraries (tl.extern_elementwise) the module's calls name, in order."""
-    return list(dict.fromkeys(_LIBPATH.findall(ir_text)))
-
-
 def _native_compile(src, start, name, arch, options):
     """Every native call of the NVIDIA stages, in one place: one tessera._C.compile from `src`,
     the artifact of stage `start` ("ttir" or "ttgir"), through PTX. Returns (asm, metadata):
@@ -183,7 +175,7 @@ def _native_compile(src, start, name, arch, options):
         keep.insert(0, "ttgir")
     stages.append(("llvm", llvm_pipeline(vectorize_enabled())))
     native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
-    libs = extern_libraries(src)
+    libs = base.extern_libraries(src)
     if libs:
         native_options["extern-libs"] = "\n".join(libs)
     res = _core._native().compile(src, f"{TARGET_PREFIX}:{arch}", stages, keep, native_options,
@@ -309,7 +301,8 @@ class NvidiaBackend(base.Backend):
             devices = []
             for d in range(_core._native().cuda.device_count()):
                 try:
-                    devices.append(f"{d}: compute capability {device_capability(d)} (target cuda:{device_capability(d)})")
+                    cc = device_capability(d)
+                    devices.append(f"{d}: compute capability {cc} (target cuda:{cc})")
                 except CudaError as e:
                     devices.append(f"{d}: {e}")
             env["devices"] = devices

@@ -350,9 +350,9 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
             "num_warps": options.num_warps, "num_stages": options.num_stages,
             "signature": {k: str(v) for k, v in arg_types.items()}}
     # User bitcode libraries (tl.extern_elementwise): their contents validate a cached entry.
-    libs = re.findall(r'libpath = "([^"]+)"', ttir)
+    libs = backends.base.extern_libraries(ttir)
     if libs:
-        meta["extern_libraries"] = [[p, _file_digest(p)] for p in dict.fromkeys(libs)]
+        meta["extern_libraries"] = [[p, _file_digest(p)] for p in libs]
     # The effects analysis informs frameworks; a failure of it must not fail the compilation
     # (tessera.effects raises instead, with the reason).
     try:

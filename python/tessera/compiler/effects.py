@@ -12,9 +12,6 @@ import json
 from .. import _core
 from ..language import core
 
-EFFECTS = ("untouched", "read", "written", "read-write")
-
-
 def leaf_names(jit_fn, arg_types, constexprs):
     """The name of each function argument of the kernel's TTIR, in order (descriptor leaves carry
     the descriptor's name)."""

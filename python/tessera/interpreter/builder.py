@@ -131,6 +131,7 @@ def register_extern(symbol, fn):
         raise TypeError(f"register_extern: fn must be callable, got {fn!r}")
     _USER_EXTERN[str(symbol)] = fn
 
+
 _EXTERN = {
     "exp10": lambda x: np.power(np.asarray(10.0, dtype=np.asarray(x).dtype), x),
     "erfc": lambda x: _pyfunc(_pymath.erfc, x),

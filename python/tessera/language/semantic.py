@@ -1265,6 +1265,7 @@ def extern_elementwise(symbol_fp32, symbol_fp64, np_name, args, ret_float=True):
     out = tensor(current_builder().extern_elementwise(sym, np_name, [a.handle for a in args], ret), ret)
     return cast(out, orig) if orig != t else out
 
+
 def user_extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_pure):
     """tl.extern_elementwise: call `symbol` of the user's LLVM bitcode library `lib_path` per
     element, the symbol and result type chosen by the arguments' types in `arg_type_symbol_dict`

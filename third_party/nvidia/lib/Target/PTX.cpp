@@ -77,24 +77,33 @@ static bool callsLibdevice(const Module &m) {
   return false;
 }
 
-static bool linkLibdevice(Module &m, const std::string &path,
-                          std::string &error) {
+/// Links what `m` needs of the bitcode library at `path` (libdevice, or a
+/// user's library), retargeted to `m`. On failure `error` starts with `what`
+/// (e.g. "libdevice at <path>"); with `requireNVPTX`, bitcode built for
+/// another target is rejected.
+static bool linkBitcode(Module &m, const std::string &path, const std::string &what,
+                        bool requireNVPTX, std::string &error) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
   if (!buf) {
-    error = "cannot read libdevice at " + path + ": " + buf.getError().message();
+    error = what + ": cannot read it: " + buf.getError().message();
     return false;
   }
   Expected<std::unique_ptr<Module>> lib =
       parseBitcodeFile((*buf)->getMemBufferRef(), m.getContext());
   if (!lib) {
-    error = "cannot parse libdevice at " + path + ": " +
-            toString(lib.takeError());
+    error = what + ": not LLVM bitcode: " + toString(lib.takeError());
+    return false;
+  }
+  const Triple &libTriple = (*lib)->getTargetTriple();
+  if (requireNVPTX && !libTriple.empty() && !libTriple.isNVPTX()) {
+    error = what + ": bitcode for " + libTriple.str() +
+            ", not for NVPTX (build it with clang --target=nvptx64-nvidia-cuda -emit-llvm)";
     return false;
   }
   (*lib)->setTargetTriple(m.getTargetTriple());
   (*lib)->setDataLayout(m.getDataLayout());
   if (Linker::linkModules(m, std::move(*lib), Linker::Flags::LinkOnlyNeeded)) {
-    error = "linking libdevice failed";
+    error = what + ": linking it into the kernel failed";
     return false;
   }
   return true;
@@ -196,32 +205,9 @@ bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
 
   // The user's bitcode libraries (tl.extern_elementwise), before libdevice:
   // their functions may call libdevice's.
-  bool linkedUserLibraries = false;
-  for (const std::string &path : options.externLibraries) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> buf = MemoryBuffer::getFile(path);
-    if (!buf) {
-      error = "extern library " + path + ": cannot read it: " + buf.getError().message();
+  for (const std::string &path : options.externLibraries)
+    if (!linkBitcode(m, path, "extern library " + path, /*requireNVPTX=*/true, error))
       return false;
-    }
-    Expected<std::unique_ptr<Module>> lib = parseBitcodeFile((*buf)->getMemBufferRef(), m.getContext());
-    if (!lib) {
-      error = "extern library " + path + ": not LLVM bitcode: " + toString(lib.takeError());
-      return false;
-    }
-    const Triple &libTriple = (*lib)->getTargetTriple();
-    if (!libTriple.empty() && !libTriple.isNVPTX()) {
-      error = "extern library " + path + ": bitcode for " + libTriple.str() +
-              ", not for NVPTX (build it with clang --target=nvptx64-nvidia-cuda -emit-llvm)";
-      return false;
-    }
-    (*lib)->setTargetTriple(m.getTargetTriple());
-    (*lib)->setDataLayout(m.getDataLayout());
-    if (Linker::linkModules(m, std::move(*lib), Linker::Flags::LinkOnlyNeeded)) {
-      error = "extern library " + path + ": linking it into the kernel failed";
-      return false;
-    }
-    linkedUserLibraries = true;
-  }
   if (!options.externLibraries.empty()) {
     for (const Function &f : m) {
       if (f.isDeclaration() && !f.isIntrinsic() && !f.getName().starts_with("__nv_") && !f.use_empty() &&
@@ -236,14 +222,15 @@ bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
     }
   }
 
-  if (callsLibdevice(m)) {
+  bool linkedLibdevice = callsLibdevice(m);
+  if (linkedLibdevice) {
     std::string path = findLibdevice(options.libdevicePath);
     if (path.empty()) {
       error = "the kernel calls libdevice functions but libdevice.10.bc was "
               "not found (set TESSERA_LIBDEVICE or CUDA_HOME)";
       return false;
     }
-    if (!linkLibdevice(m, path, error))
+    if (!linkBitcode(m, path, "libdevice at " + path, /*requireNVPTX=*/false, error))
       return false;
     // A __nv_ function libdevice does not define would only fail later, in ptxas, as an
     // unresolved extern: name it here (an extern_elementwise symbol spelled wrong, say).
@@ -254,18 +241,15 @@ bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
         return false;
       }
     }
-    // Keep only the kernels visible so that unused library code goes away.
+  }
+  // After linking libraries, keep only the kernels visible so that unused
+  // library code goes away.
+  if (linkedLibdevice || !options.externLibraries.empty())
     internalizeModule(m, [](const GlobalValue &gv) {
       return !gv.isDeclaration() && gv.hasExternalLinkage() &&
              isa<Function>(gv) &&
              cast<Function>(gv).getCallingConv() == CallingConv::PTX_Kernel;
     });
-  } else if (linkedUserLibraries) {
-    internalizeModule(m, [](const GlobalValue &gv) {
-      return !gv.isDeclaration() && gv.hasExternalLinkage() && isa<Function>(gv) &&
-             cast<Function>(gv).getCallingConv() == CallingConv::PTX_Kernel;
-    });
-  }
 
   std::string verifyErrors;
   raw_string_ostream verifyOS(verifyErrors);
