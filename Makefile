@@ -8,7 +8,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-.PHONY: setup configure build run test test-lit test-cpp test-python test-install clean
+.PHONY: setup configure build run test test-lit test-cpp test-python test-install test-wheel clean
 
 setup:
 	@tools/setup
@@ -53,6 +53,11 @@ test-install: build
 	! ldd $(BUILD)/install-test/prefix/lib/libtessera.so | grep -E 'lib(LLVM|MLIR)'
 	@echo "install: ok (find_package consumer compiled add.ttir to PTX; installed tessera-opt ran; no LLVM/MLIR shared libraries)"
 
+# The Python package: the wheel built, installed with pip into a fresh virtual environment in a
+# temporary folder, and used from there (tools/package/wheel_check.sh says what it checks).
+test-wheel: build
+	PYTHON=$(PYTHON) TESSERA_BUILD_DIR=$(BUILD) CONFORMANCE=$(CONFORMANCE) tools/package/wheel_check.sh
+
 # Runs every harness even when one fails, then reports each summary line.
 test: build
 	@status=0; \
@@ -60,11 +65,13 @@ test: build
 	ctest --test-dir $(BUILD) --output-on-failure 2>&1 | tee $(BUILD)/ctest.log || status=1; \
 	(cd python && $(PYTHON) -m pytest -q test) 2>&1 | tee $(BUILD)/pytest.log || status=1; \
 	$(MAKE) --no-print-directory test-install > $(BUILD)/install.log 2>&1 || { status=1; tail -20 $(BUILD)/install.log; }; \
+	$(MAKE) --no-print-directory test-wheel > $(BUILD)/wheel.log 2>&1 || { status=1; tail -40 $(BUILD)/wheel.log; }; \
 	echo; echo "== summary =="; \
 	echo "lit:    $$(grep -E '^ *(Passed|Failed|Unsupported|Expectedly Failed)' $(BUILD)/lit.log | tr -s ' ' | paste -sd, -)"; \
 	echo "ctest:  $$(grep -E 'tests passed' $(BUILD)/ctest.log)"; \
 	tail -n 1 $(BUILD)/pytest.log; \
 	echo "$$(tail -n 1 $(BUILD)/install.log)"; \
+	echo "$$(tail -n 1 $(BUILD)/wheel.log)"; \
 	exit $$status
 
 clean:

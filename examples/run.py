@@ -1,6 +1,7 @@
 """The main job: compile and run the example kernels, check them against PyTorch, print results and timings.
 
     python3 examples/run.py            # on a GPU if Tessera can run there, else in the interpreter
+    python3 examples/run.py --installed   # the same with an installed Tessera (pip), not the checkout's
 
 Each kernel is compiled to TTIR (verified by the native core) and then run:
 on an NVIDIA GPU when one is present, otherwise on the CPU in the
@@ -12,7 +13,9 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
+INSTALLED = "--installed" in sys.argv[1:]
+if not INSTALLED:
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
 sys.path.insert(0, HERE)
 
 
@@ -30,7 +33,8 @@ def main():
     import kernels
 
     print(f"tessera {tessera.__version__} (LLVM {tessera.llvm_version()}), running on "
-          f"{'the GPU' if gpu else 'the CPU interpreter'}")
+          f"{'the GPU' if gpu else 'the CPU interpreter'}"
+          + (f"; installed at {os.path.dirname(tessera.__file__)}" if INSTALLED else ""))
     print(f"{'kernel':<12} {'TTIR compile':>13} {'run':>10} {'result':>8}  {'TTIR ops':>8}")
     failures = 0
     orig_getitem = JITFunction.__dict__.get("__getitem__")

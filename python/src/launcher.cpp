@@ -163,7 +163,7 @@ int64_t Launcher::leaf(PyObject *v, size_t param, std::vector<int> &path,
     return kNone;
   if (PyBool_Check(v)) {
     uint8_t b = v == Py_True;
-    return put(&b, 1) ? kI1 : -1;
+    return put(&b, 1) ? int(kI1) : -1;
   }
   if (PyLong_Check(v)) {
     int overflow = 0;
@@ -207,7 +207,7 @@ int64_t Launcher::leaf(PyObject *v, size_t param, std::vector<int> &path,
   }
   if (PyFloat_Check(v)) {
     float f = float(PyFloat_AS_DOUBLE(v));
-    return put(&f, 4) ? kF32 : -1;
+    return put(&f, 4) ? int(kF32) : -1;
   }
 
   // A tensor: its element type, address, device and (where a property needs
