@@ -41,8 +41,8 @@ constexpr int kMaxExtra = 10;
 /// but `stream` are compile options and so part of the key.
 const char *const kOptionNames[] = {"num_warps", "num_stages", "num_ctas", "maxnreg",
                                     "enable_fp_fusion", "debug",
-                                    "launch_cooperative_grid", "stream"};
-constexpr int kNumOptions = 8, kStreamOption = 7;
+                                    "launch_cooperative_grid", "extern_libs", "stream"};
+constexpr int kNumOptions = 9, kStreamOption = 8;
 
 struct Interned {
   PyObject *dtype, *data_ptr, *get_device, *value, *cuda_stream;
@@ -433,7 +433,21 @@ PyObject *Launcher::makeKey(const BoundArgs &bound, PyObject **options,
   }
   for (int o = 0; o < kStreamOption; ++o) {
     PyObject *v = options[o] ? options[o] : Py_None;
-    Py_INCREF(v);
+    if (PyDict_Check(v)) {
+      // A dict option (extern_libs={name: path}) keys as its sorted (name, value) pairs, the
+      // form Options keeps it in.
+      PyObject *items = PyDict_Items(v);
+      if (!items || PyList_Sort(items) < 0) {
+        Py_XDECREF(items);
+        return fail();
+      }
+      v = PyList_AsTuple(items);
+      Py_DECREF(items);
+      if (!v)
+        return fail();
+    } else {
+      Py_INCREF(v);
+    }
     PyTuple_SET_ITEM(key, k++, v);
   }
   // The last entry, the device, is the caller's to set.

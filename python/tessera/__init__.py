@@ -73,7 +73,7 @@ def _effects_of_call(kernel, args, kwargs):
     b = backends.launch_backend() or backends.get(backends.names()[0])
     key, bound = kernel._specialize(tuple(args), kwargs, b.specialization.config())
     d = specialize.decode(kernel, key, b.specialization, bound)
-    ttir, _ = make_ttir(kernel, d.arg_types, d.constexprs, d.attrs)
+    ttir, _ = make_ttir(kernel, d.arg_types, d.constexprs, d.attrs, extern_libs=d.options.get("extern_libs"))
     return effects.analyze(ttir, kernel, d.arg_types, d.constexprs)
 
 

@@ -14,6 +14,12 @@ xz -T2 -6 "$dist/lib/libtessera.so" "$dist/bin/tessera-opt"
 conf="${TESSERA_CONFORMANCE_DIR:-$root/../shared/conformance}"
 cp -r "$conf" "$dist/conformance"
 git -C "$root" rev-parse HEAD > "$dist/COMMIT"
+# A user bitcode library for the extern-library GPU tests (the GPU machine may have no clang).
+if command -v clang-22 > /dev/null; then
+  mkdir -p "$dist/extern"
+  echo '__attribute__((noinline)) float my_scale(float x) { return x * 3.0f + 1.0f; }' > "$dist/extern/mylib.c"
+  clang-22 --target=nvptx64-nvidia-cuda -O1 -emit-llvm -c "$dist/extern/mylib.c" -o "$dist/extern/mylib.bc"
+fi
 # --baseline <commit> <build dir>: also pack that commit's sources (python/, benchmarks/, the
 # extension's CMake) and its built libtessera, for tools/device/compare_run.sh.
 if [ "${1:-}" = "--baseline" ]; then

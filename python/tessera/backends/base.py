@@ -21,6 +21,7 @@ import contextlib
 import dataclasses
 import functools
 import hashlib
+import os
 import re
 import sys
 import time
@@ -82,8 +83,22 @@ class Options:
     enable_fp_fusion: bool = True
     debug: Optional[bool] = None
     launch_cooperative_grid: bool = False
+    # User device libraries by name, as Triton's `extern_libs`: {name: path of LLVM bitcode},
+    # kept as sorted (name, absolute path) pairs. A tl.extern_elementwise call of library `name`
+    # links this file (it overrides the call's lib_path; a call may leave lib_path empty and rely
+    # on it); "libdevice" replaces the backend's libdevice.
+    extern_libs: Optional[tuple] = None
 
     def __post_init__(self):
+        libs = self.extern_libs
+        if isinstance(libs, dict):
+            libs = tuple(libs.items())
+        if isinstance(libs, (tuple, list)):
+            try:
+                libs = tuple(sorted((n, os.path.abspath(p)) for n, p in libs)) or None
+            except (TypeError, ValueError):
+                pass  # validate() says what is wrong
+            object.__setattr__(self, "extern_libs", libs)
         self.validate()
 
     def validate(self):
@@ -102,6 +117,16 @@ class Options:
         self.check("launch_cooperative_grid", lambda v: isinstance(v, bool), "a bool")
         self.check("launch_cooperative_grid", lambda v: not v,
                    "False: it is not supported yet (Tessera has no grid-wide synchronization)", ValueError)
+        self.check("extern_libs", lambda v: v is None or (
+            isinstance(v, tuple) and all(isinstance(n, str) and n and isinstance(p, str) and p for n, p in v)),
+            "a dict {library name: path of an LLVM bitcode file}")
+        for name, path in self.extern_libs or ():
+            if not os.path.isfile(path):
+                raise ValueError(f"extern_libs: library '{name}' not found at {path!r}")
+
+    def extern_libs_dict(self):
+        """extern_libs as {name: absolute path} ({} when none)."""
+        return dict(self.extern_libs or ())
 
     def check(self, name, ok, expected, exc=TypeError):
         """Raise `exc` naming `name` and its value unless `ok(value)`."""

@@ -178,6 +178,9 @@ def _native_compile(src, start, name, arch, options):
     libs = base.extern_libraries(src)
     if libs:
         native_options["extern-libs"] = "\n".join(libs)
+    libdevice = options.extern_libs_dict().get("libdevice")
+    if libdevice:  # extern_libs={"libdevice": path} replaces the one found beside ptxas
+        native_options["libdevice"] = libdevice
     res = _core._native().compile(src, f"{TARGET_PREFIX}:{arch}", stages, keep, native_options,
                                   f"{name}.{start}")
     if not res.ok:

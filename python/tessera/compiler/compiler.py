@@ -9,6 +9,7 @@ import linecache
 import os
 import re
 import tempfile
+import threading
 
 from .. import _core, backends
 from ..language import core
@@ -71,7 +72,13 @@ class CompiledKernel:
         return self.metadata["num_spills"]
 
     def __getitem__(self, grid):
-        self._init_handles()
+        if getattr(self, "loaded", None) is None and self.fn is not None and "kernel_key" in self.metadata:
+            # From tessera.compile, here or in a worker process (unpickled): launches go through
+            # the JIT function, which takes this binary instead of compiling when the arguments
+            # specialize as it was compiled (see preload).
+            preload(self)
+        else:
+            self._init_handles()
         fn, options = self.fn, self.launch_options
 
         def runner(*args, **kwargs):
@@ -158,12 +165,15 @@ def _parse_descriptor_sig(name, spec):
     return ty, ({},) * len(ty.leaf_types())
 
 
-def make_ttir(jit_fn, arg_types, constexprs, arg_attrs, name=None):
-    """Generate, verify and clean up the TTIR of a kernel; returns the module text."""
+def make_ttir(jit_fn, arg_types, constexprs, arg_attrs, name=None, extern_libs=None):
+    """Generate, verify and clean up the TTIR of a kernel; returns the module text. `extern_libs`:
+    the extern_libs option ({library name: bitcode path}, or its (name, path) pairs) that
+    tl.extern_elementwise calls resolve their library through."""
     # The front end is imported when a kernel is first generated, not with the compiler: a
     # process whose kernels all come from the disk cache never needs it.
     from .code_generator import ModuleGenerator
     gen = ModuleGenerator()
+    gen.builder.extern_libs = dict(extern_libs or ())
     with core.use_builder(gen.builder):
         gen.gen_kernel(jit_fn, arg_types, constexprs, arg_attrs, name=name)
     text = gen.render()
@@ -180,6 +190,7 @@ def check_kernel(jit_fn, arg_types, constexprs):
     runs only what the compiler accepts). Needs no native core."""
     from .code_generator import ModuleGenerator
     gen = ModuleGenerator()
+    gen.builder.extern_libs = None  # the interpreter needs no library paths
     with core.use_builder(gen.builder):
         gen.gen_kernel(jit_fn, arg_types, constexprs, {})
 
@@ -254,6 +265,11 @@ def compile(fn, signature=None, constexprs=None, target=None, num_warps=4, num_s
         check_globals(fn, cached.metadata["used_globals"])
         return cached
     kernel = compile_cached(fn, arg_types, consts, arg_attrs, target, opts, backend_stages=stages == "all")
+    # kernel[grid](*args) launches it through `fn` with the options it was compiled with.
+    kernel.fn = fn
+    defaults = type(opts)()
+    kernel.launch_options = {k: v for k, v in opts.as_dict().items()
+                             if k in backends.KEY_OPTIONS and v != getattr(defaults, k)}
     fn.cache[key] = kernel
     return kernel
 
@@ -269,7 +285,8 @@ def compile_ttir(ttir, name, target, options):
         try:
             out = run(src, meta)
         except backends.StageError as e:
-            user_error = _kernel_error(e.diagnostics) or _extern_library_error(e, ttir)
+            user_libdevice = "libdevice" in options.extern_libs_dict()
+            user_error = _kernel_error(e.diagnostics) or _extern_library_error(e, ttir, user_libdevice)
             if user_error is not None:
                 raise user_error from None
             raise
@@ -282,11 +299,12 @@ def compile_ttir(ttir, name, target, options):
 _EXTERN_OP = re.compile(r'tt\.extern_elementwise[^\n]*libpath = "([^"]+)"[^\n]*symbol = "([^"]+)"[^\n]*loc\((#loc\d+)\)')
 
 
-def _extern_library_error(error, ttir):
-    """A user bitcode library (tl.extern_elementwise) the backend could not use: a CompilationError
-    naming the library, at the line of the call that uses it (or of the symbol's call)."""
+def _extern_library_error(error, ttir, user_libdevice=False):
+    """A user bitcode library (tl.extern_elementwise, or a libdevice the extern_libs option
+    replaced: `user_libdevice`) the backend could not use: a CompilationError naming the library,
+    at the line of the call that uses it (or of the symbol's call)."""
     messages = [str(d.message) for d in error.diagnostics] or [str(error)]
-    text = next((m for m in messages if "extern library" in m), None)
+    text = next((m for m in messages if "extern library" in m or (user_libdevice and "libdevice" in m)), None)
     if text is None:
         return None
     calls = _EXTERN_OP.findall(ttir)
@@ -321,26 +339,48 @@ def _kernel_error(diagnostics):
     return None
 
 
+# Kernels compiled elsewhere (tessera.compile in a worker process) that launches in this process
+# take instead of compiling: {kernel key: (asm, metadata)}.
+_PRELOADED = {}
+_PRELOADED_LOCK = threading.Lock()
+
+
+def preload(kernel):
+    """Make `kernel` (a CompiledKernel of tessera.compile, possibly unpickled from a worker
+    process) the binary a launch of its JIT function uses when the launch's arguments and options
+    specialize as the kernel was compiled (same types, alignments, constexprs, options, target):
+    such a launch loads it instead of compiling. A launch that specializes differently compiles its
+    own kernel, as always."""
+    meta = dict(kernel.metadata)
+    key = meta.get("kernel_key")
+    if key is None or "cubin" not in kernel.asm and "hsaco" not in kernel.asm:
+        raise ValueError(f"{kernel.name}: only a kernel compiled through every stage (tessera.compile with "
+                         f"stages='all') can be launched")
+    meta.pop("used_globals", None)
+    with _PRELOADED_LOCK:
+        _PRELOADED[key] = (dict(kernel.asm), meta)
+
+
 def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_stages=True):
     """Compile through the disk cache (tessera.runtime.cache): a valid entry is loaded, otherwise
     the kernel is compiled and stored. `options` are the target backend's Options (or a dict of
-    them). Returns a CompiledKernel; metadata["cache"] says "hit", "miss" or "off"."""
+    them). Returns a CompiledKernel; metadata["cache"] says "hit", "miss", "off" or "preloaded"
+    (a kernel given to `preload`)."""
     backend, arch = backends.for_target(target)
     options = backend.parse_options(options)
     disk = cache.default()
-    key = scopes = None
-    if disk is not None:
-        key, scopes = cache.kernel_key(fn, arg_types, consts, arg_attrs, target, options, stages=backend_stages)
-        hit = disk.get(key)
+    key, scopes = cache.kernel_key(fn, arg_types, consts, arg_attrs, target, options, stages=backend_stages)
+    for where, hit in (("preloaded", _PRELOADED.get(key)), ("hit", disk.get(key) if disk is not None else None)):
         if hit is not None and not _extern_libraries_unchanged(hit[1].get("extern_libraries", [])):
             hit = None  # a user bitcode library changed since: compile again
         if hit is not None:
-            asm, meta = hit
+            asm, meta = dict(hit[0]), dict(hit[1])
             used = _resolve_used_globals(meta.pop("used_global_names", []), scopes)
             if used is not None:
-                meta.update(used_globals=used, cache="hit", constexprs=consts)
+                meta.update(used_globals=used, cache=where, constexprs=consts, kernel_key=key)
+                meta.pop("device", None)
                 return CompiledKernel(fn.__name__, asm, meta)
-    ttir, gen = make_ttir(fn, arg_types, consts, arg_attrs)
+    ttir, gen = make_ttir(fn, arg_types, consts, arg_attrs, extern_libs=options.extern_libs)
     asm = {"ttir": ttir}
     stage_meta = {}
     if backend_stages:
@@ -350,7 +390,8 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
             "num_warps": options.num_warps, "num_stages": options.num_stages,
             "signature": {k: str(v) for k, v in arg_types.items()}}
     # User bitcode libraries (tl.extern_elementwise): their contents validate a cached entry.
-    libs = backends.base.extern_libraries(ttir)
+    libs = backends.base.extern_libraries(ttir) + \
+        [p for n, p in options.extern_libs or () if n == "libdevice" and backend_stages]
     if libs:
         meta["extern_libraries"] = [[p, _file_digest(p)] for p in libs]
     # The effects analysis informs frameworks; a failure of it must not fail the compilation
@@ -359,11 +400,12 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
         meta["effects"] = effects.analyze(ttir, fn, arg_types, consts)
     except Exception as e:  # noqa: BLE001
         meta["effects"], meta["effects_error"] = None, f"{type(e).__name__}: {e}"
+    names = [[m, f, n, gdict is None] for (m, f, n), (_, gdict, _) in gen.used_globals.items()]
     if disk is not None:
-        names = [[m, f, n, gdict is None] for (m, f, n), (_, gdict, _) in gen.used_globals.items()]
         disk.put(key, asm, {**meta, "used_global_names": names})
-    meta.update(used_globals=dict(gen.used_globals), constexprs=consts,
-                cache="miss" if disk is not None else "off")
+    # kernel_key and used_global_names let another process take this kernel (preload).
+    meta.update(used_globals=dict(gen.used_globals), constexprs=consts, kernel_key=key,
+                used_global_names=names, cache="miss" if disk is not None else "off")
     return CompiledKernel(fn.__name__, asm, meta)
 
 

@@ -338,6 +338,10 @@ class IRBuilder(BuilderProtocol):
 
     def __init__(self, codegen=None):
         self.codegen = codegen
+        # The compile's extern_libs option ({library name: path}) that tl.extern_elementwise
+        # resolves library names through; None: paths are not needed (a kernel checked for the
+        # interpreter, which runs registered Python implementations).
+        self.extern_libs = {}
         self.counter = 0
         self.loc = None
         self.functions = []       # finished functions, rendered in order

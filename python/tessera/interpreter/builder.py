@@ -910,12 +910,12 @@ class InterpreterBuilder(BuilderProtocol):
 
     def extern_elementwise(self, symbol, np_name, args, ret_ty, libname="", libpath="", pure=True):
         t = ret_ty.scalar
-        if libpath:  # a user library: its registered Python implementation
+        if np_name is None:  # a user library (tl.extern_elementwise): its registered Python implementation
             f = _USER_EXTERN.get(symbol)
             if f is None:
                 raise NotImplementedError(
-                    f"{source.location_prefix()}the interpreter cannot run {symbol} of library '{libname}' "
-                    f"({libpath}); register a Python implementation with "
+                    f"{source.location_prefix()}the interpreter cannot run {symbol} of library '{libname}'"
+                    f"{f' ({libpath})' if libpath else ''}; register a Python implementation with "
                     f"tessera.interpreter.register_extern({symbol!r}, fn) (fn takes and returns NumPy arrays)")
             nd = np_dtype(t)
             r = f(*[np.asarray(a) for a in args])

@@ -1267,15 +1267,30 @@ def extern_elementwise(symbol_fp32, symbol_fp64, np_name, args, ret_float=True):
 
 
 def user_extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_pure):
-    """tl.extern_elementwise: call `symbol` of the user's LLVM bitcode library `lib_path` per
-    element, the symbol and result type chosen by the arguments' types in `arg_type_symbol_dict`
-    ({(dtype, ...): (symbol, return dtype)}). The arguments broadcast to one shape."""
+    """tl.extern_elementwise: call `symbol` of the user's LLVM bitcode library per element, the
+    symbol and result type chosen by the arguments' types in `arg_type_symbol_dict`
+    ({(dtype, ...): (symbol, return dtype)}). The arguments broadcast to one shape.
+
+    The library: the compile's extern_libs option names its file when it has `lib_name` (as in
+    Triton, where lib_path may be empty), else `lib_path`. `lib_name` "libdevice" is the
+    backend's libdevice (extern_libs={"libdevice": path} replaces it)."""
     import os
     lib_name, lib_path = _unwrap(lib_name), _unwrap(lib_path)
-    if not isinstance(lib_path, str) or not lib_path:
-        raise TypeError(f"extern_elementwise: lib_path must be the path of an LLVM bitcode file, got {lib_path!r}")
-    if not os.path.isfile(lib_path):
-        raise ValueError(f"extern_elementwise: library '{lib_name}' not found at {lib_path!r}")
+    if not isinstance(lib_name, str) or not lib_name:
+        raise TypeError(f"extern_elementwise: lib_name must be a non-empty str, got {lib_name!r}")
+    if not isinstance(lib_path, str):
+        raise TypeError(f"extern_elementwise: lib_path must be the path of an LLVM bitcode file (or '' with "
+                        f"the extern_libs option naming it), got {lib_path!r}")
+    libs = getattr(current_builder(), "extern_libs", None)  # None: the interpreter (no paths needed)
+    path = (libs or {}).get(lib_name) or lib_path
+    if lib_name == "libdevice":
+        path = ""  # linked by the backend, from extern_libs["libdevice"] when given
+    elif not path and libs is not None:
+        raise ValueError(f"extern_elementwise: library '{lib_name}' has no file: pass its path as lib_path or "
+                         f"give the extern_libs={{'{lib_name}': path}} option (launch keyword or "
+                         f"tessera.compile)")
+    elif path and not os.path.isfile(path):
+        raise ValueError(f"extern_elementwise: library '{lib_name}' not found at {path!r}")
     table = _unwrap(arg_type_symbol_dict)
     if not isinstance(table, dict) or not table:
         raise TypeError("extern_elementwise: arg_type_symbol_dict must be a non-empty dict "
@@ -1300,7 +1315,7 @@ def user_extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_p
     args = [broadcast_to_shape(a, shape) for a in args]
     ret = _block(ret_dtype, shape)
     h = current_builder().extern_elementwise(symbol, None, [a.handle for a in args], ret, libname=str(lib_name),
-                                             libpath=os.path.abspath(lib_path),
+                                             libpath=os.path.abspath(path) if path else "",
                                              pure=builtins.bool(_unwrap(is_pure)))
     return tensor(h, ret)
 

@@ -77,3 +77,24 @@ def test_eight_threads_compile_different_kernels(monkeypatch, tmp_path, cache):
     # the same compilations done one at a time give the same code
     for job, kernel in zip(jobs, kernels):
         assert compile_block(*job).asm["ptx"] == kernel.asm["ptx"]
+
+
+def test_a_kernel_from_a_spawn_worker_is_taken_instead_of_compiling(monkeypatch):
+    # No disk cache: the parent can only avoid compiling by taking the worker's kernel.
+    monkeypatch.setenv("TESSERA_CACHE_DISABLE", "1")
+    k = random.randrange(1 << 20, 1 << 30)  # a constant this process never compiled
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        remote = pool.apply(compile_block, (128, k))
+    assert remote.fn is scaled_copy and remote.metadata["kernel_key"]
+    tessera.compiler.compiler.preload(remote)
+    here = compile_block(128, k)
+    assert here.metadata["cache"] == "preloaded"
+    assert here.asm["cubin"] == remote.asm["cubin"] and here.asm["ttir"] == remote.asm["ttir"]
+    # another specialization still compiles
+    assert compile_block(256, k).metadata["cache"] == "off"
+
+
+def test_only_a_fully_compiled_kernel_can_be_preloaded():
+    k = tessera.compile(scaled_copy, signature=SIG, constexprs={"BLOCK": 64}, target="cuda:90", stages="ttir")
+    with pytest.raises(ValueError, match="only a kernel compiled through every stage"):
+        k[(1,)]
