@@ -30,8 +30,15 @@ else
   $py -m venv --without-pip --system-site-packages "$work/venv" || { echo "wheel: FAILED: no venv"; exit 1; }
   pipcmd=($py -m pip --python "$work/venv/bin/python")
 fi
-"${pipcmd[@]}" install -q --no-index --no-deps "$wheel" || { echo "wheel: FAILED: pip install"; exit 1; }
 vpy="$work/venv/bin/python"
+# This machine's python3 is itself a virtual environment (/opt/torch/.venv): --system-site-packages
+# reaches only the base interpreter's packages, so its own site-packages (torch, triton, numpy,
+# pytest; no tessera) are added behind the new environment's with a .pth file.
+if [ "$($py -c 'import sys; print(sys.prefix != sys.base_prefix)')" = True ]; then
+  $py -c 'import site; print("\n".join(site.getsitepackages()))' \
+    > "$("$vpy" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/zz-parent-environment.pth"
+fi
+"${pipcmd[@]}" install -q --no-index --no-deps "$wheel" || { echo "wheel: FAILED: pip install"; exit 1; }
 cd "$work"; unset PYTHONPATH
 export TESSERA_CACHE_DIR="$work/cache"
 status=0
