@@ -56,7 +56,8 @@ test-install: build
 # The Python package: the wheel built, installed with pip into a fresh virtual environment in a
 # temporary folder, and used from there (tools/package/wheel_check.sh says what it checks).
 test-wheel: build
-	PYTHON=$(PYTHON) TESSERA_BUILD_DIR=$(BUILD) CONFORMANCE=$(CONFORMANCE) tools/package/wheel_check.sh
+	PYTHON=$(PYTHON) TESSERA_BUILD_DIR=$(BUILD) CONFORMANCE=$(CONFORMANCE) TESSERA_CMAKE_ARGS="$(CMAKE_ARGS)" \
+	  tools/package/wheel_check.sh
 
 # Runs every harness even when one fails, then reports each summary line.
 test: build

@@ -13,7 +13,8 @@ Two native parts, built separately:
     TESSERA_PREBUILT_LIB and TESSERA_PREBUILT_OPT name already-built files instead (the GPU
     machine, which has no LLVM, packs them from this machine);
   * the extension needs only pybind11 and the Python it is built for: it is built for the
-    Python running this script, in its own folder under the core's build directory.
+    Python running this script, in its own folder under the core's build directory
+    (TESSERA_CMAKE_ARGS: extra CMake arguments for it, e.g. -DTESSERA_WARNINGS_AS_ERRORS=ON).
 Metadata lives in pyproject.toml; the version in python/tessera/_version.py.
 """
 import glob
@@ -62,6 +63,8 @@ def _extension(lib):
     args = ["cmake", "-G", "Ninja", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
             "-DTESSERA_BUILD_CORE=OFF", f"-DTESSERA_PREBUILT_LIB={lib}",
             f"-DPython3_EXECUTABLE={sys.executable}", f"-DTESSERA_PYTHON_OUTPUT_DIR={out}"]
+    # Extra configure arguments for the extension (CI: -DTESSERA_WARNINGS_AS_ERRORS=ON).
+    args += os.environ.get("TESSERA_CMAKE_ARGS", "").split()
     try:  # pybind11 from pip carries its CMake package; Debian's is found by CMake itself
         import pybind11
         args.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")

@@ -72,7 +72,8 @@ class CompiledKernel:
         return self.metadata["num_spills"]
 
     def __getitem__(self, grid):
-        if getattr(self, "loaded", None) is None and self.fn is not None and "kernel_key" in self.metadata:
+        if (getattr(self, "loaded", None) is None and self.fn is not None and "kernel_key" in self.metadata
+                and ("cubin" in self.asm or "hsaco" in self.asm)):
             # From tessera.compile, here or in a worker process (unpickled): launches go through
             # the JIT function, which takes this binary instead of compiling when the arguments
             # specialize as it was compiled (see preload).

@@ -97,4 +97,6 @@ def test_a_kernel_from_a_spawn_worker_is_taken_instead_of_compiling(monkeypatch)
 def test_only_a_fully_compiled_kernel_can_be_preloaded():
     k = tessera.compile(scaled_copy, signature=SIG, constexprs={"BLOCK": 64}, target="cuda:90", stages="ttir")
     with pytest.raises(ValueError, match="only a kernel compiled through every stage"):
+        tessera.compiler.compiler.preload(k)
+    with pytest.raises(RuntimeError, match="compiled but not loaded on a device"):
         k[(1,)]
