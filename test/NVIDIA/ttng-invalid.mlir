@@ -131,3 +131,114 @@ tt.func @f(%c: tensor<64x64xf32>) {
   %r = ttng.warp_group_dot_wait %c {pendings = -1 : i32} : tensor<64x64xf32>
   tt.return
 }
+
+// -----
+
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+tt.func @f(%bar: !ttg.memdesc<2xi64, #bar, #smem, mutable>) {
+  // expected-error @+1 {{'ttng.init_barrier' op expected the operand to be an mbarrier, a 1xi64 buffer in shared memory, but it is '!ttg.memdesc<2xi64}}
+  ttng.init_barrier %bar, 1 : !ttg.memdesc<2xi64, #bar, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+tt.func @f(%bar: !ttg.memdesc<1xi64, #bar, #smem>) {
+  // expected-error @+1 {{'ttng.arrive_barrier' op expected the operand to be mutable (the barrier's state changes)}}
+  ttng.arrive_barrier %bar, 1 : !ttg.memdesc<1xi64, #bar, #smem>
+  tt.return
+}
+
+// -----
+
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+tt.func @f(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>) {
+  // expected-error @+1 {{'ttng.init_barrier' op expected an arrival count in 1..1048575, but it is 0}}
+  ttng.init_barrier %bar, 0 : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+tt.func @f(%bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %p: i1) {
+  // expected-error @+1 {{'ttng.barrier_expect' op expected a byte count in 0..1048575, but it is 2097152}}
+  ttng.barrier_expect %bar, 2097152, %p : !ttg.memdesc<1xi64, #bar, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+tt.func @f(%desc: !tt.tensordesc<tensor<64x64xf16>>, %x: i32, %buf: !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>, %bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %p: i1) {
+  // expected-error @+1 {{'ttng.async_tma_copy_global_to_local' op expected 2 coordinates (one per dimension of the block [64, 64]), but it has 1}}
+  ttng.async_tma_copy_global_to_local %desc[%x] %buf, %bar, %p : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+tt.func @f(%desc: !tt.tensordesc<tensor<64x64xf16>>, %x: i32, %buf: !ttg.memdesc<64x32xf16, #nvmma, #smem, mutable>, %bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %p: i1) {
+  // expected-error @+1 {{'ttng.async_tma_copy_global_to_local' op expected the destination to hold the block 'tensor<64x64xf16>', but it is '!ttg.memdesc<64x32xf16}}
+  ttng.async_tma_copy_global_to_local %desc[%x, %x] %buf, %bar, %p : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x32xf16, #nvmma, #smem, mutable>
+  tt.return
+}
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#bar = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+tt.func @f(%desc: !tt.tensordesc<tensor<64x64xf16>>, %x: i32, %buf: !ttg.memdesc<64x64xf16, #nvmma, #smem>, %bar: !ttg.memdesc<1xi64, #bar, #smem, mutable>, %p: i1) {
+  // expected-error @+1 {{'ttng.async_tma_copy_global_to_local' op expected a mutable destination buffer}}
+  ttng.async_tma_copy_global_to_local %desc[%x, %x] %buf, %bar, %p : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #bar, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+  tt.return
+}
+
+// -----
+
+#sw = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @f(%desc: !tt.tensordesc<tensor<64x64xf16>>, %x: i32, %buf: !ttg.memdesc<64x64xf16, #sw, #smem>) {
+  // expected-error @+1 {{'ttng.async_tma_copy_local_to_global' op expected the source in the #ttg.nvmma_shared layout (the swizzle TMA writes and reads), but its layout is}}
+  ttng.async_tma_copy_local_to_global %desc[%x, %x] %buf : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<64x64xf16, #sw, #smem>
+  tt.return
+}
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%desc: !tt.tensordesc<tensor<64x4xf16>>, %x: i32, %buf: !ttg.memdesc<64x4xf16, #nvmma, #smem>) {
+  // expected-error @+1 {{'ttng.async_tma_copy_local_to_global' op expected the block's innermost extent to be a multiple of 16 bytes (TMA's granule), but it is 8 bytes (4 x 16-bit elements)}}
+  ttng.async_tma_copy_local_to_global %desc[%x, %x] %buf : !tt.tensordesc<tensor<64x4xf16>>, !ttg.memdesc<64x4xf16, #nvmma, #smem>
+  tt.return
+}
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+tt.func @f(%desc: !tt.tensordesc<tensor<512x64xf16>>, %x: i32, %buf: !ttg.memdesc<512x64xf16, #nvmma, #smem>) {
+  // expected-error @+1 {{'ttng.async_tma_copy_local_to_global' op expected every block dimension to be at most 256 (TMA's box limit), but dimension 0 is 512}}
+  ttng.async_tma_copy_local_to_global %desc[%x, %x] %buf : !tt.tensordesc<tensor<512x64xf16>>, !ttg.memdesc<512x64xf16, #nvmma, #smem>
+  tt.return
+}
+
+// -----
+
+tt.func @f() {
+  // expected-error @+1 {{'ttng.async_tma_store_wait' op expected pendings >= 0 (stores left reading shared memory), but it is -1}}
+  ttng.async_tma_store_wait {pendings = -1 : i32}
+  tt.return
+}

@@ -126,3 +126,140 @@ LogicalResult WarpGroupDotWaitOp::verify() {
                          << pendings;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// mbarrier operations
+//===----------------------------------------------------------------------===//
+
+/// An mbarrier is one 64-bit word of shared memory: a `1xi64` buffer. Ops
+/// that change its state need it mutable.
+static LogicalResult verifyBarrier(Operation *op, Value alloc, StringRef what,
+                                   bool needsMutable) {
+  auto t = cast<ttg::MemDescType>(alloc.getType());
+  if (t.getShape().size() != 1 || t.getShape()[0] != 1 ||
+      !t.getElementType().isInteger(64))
+    return op->emitOpError() << "expected " << what
+                             << " to be an mbarrier, a 1xi64 buffer in shared "
+                                "memory, but it is "
+                             << t;
+  if (needsMutable && !t.getMutableMemory())
+    return op->emitOpError() << "expected " << what
+                             << " to be mutable (the barrier's state "
+                                "changes), but it is "
+                             << t;
+  return success();
+}
+
+// The hardware's counts: arrivals and transaction bytes are 20-bit fields.
+static constexpr int64_t kMaxBarrierCount = (1 << 20) - 1;
+
+LogicalResult InitBarrierOp::verify() {
+  if (failed(verifyBarrier(*this, getAlloc(), "the operand", true)))
+    return failure();
+  int64_t count = static_cast<int32_t>(getCount());
+  if (count < 1 || count > kMaxBarrierCount)
+    return emitOpError() << "expected an arrival count in 1.." << kMaxBarrierCount
+                         << ", but it is " << count;
+  return success();
+}
+
+LogicalResult InvalBarrierOp::verify() {
+  return verifyBarrier(*this, getAlloc(), "the operand", true);
+}
+
+LogicalResult BarrierExpectOp::verify() {
+  if (failed(verifyBarrier(*this, getAlloc(), "the operand", true)))
+    return failure();
+  int64_t size = static_cast<int32_t>(getSize());
+  if (size < 0 || size > kMaxBarrierCount)
+    return emitOpError() << "expected a byte count in 0.." << kMaxBarrierCount
+                         << ", but it is " << size;
+  return success();
+}
+
+LogicalResult WaitBarrierOp::verify() {
+  return verifyBarrier(*this, getAlloc(), "the operand", false);
+}
+
+LogicalResult ArriveBarrierOp::verify() {
+  if (failed(verifyBarrier(*this, getAlloc(), "the operand", true)))
+    return failure();
+  int64_t count = static_cast<int32_t>(getCount());
+  if (count < 1 || count > kMaxBarrierCount)
+    return emitOpError() << "expected an arrival count in 1.." << kMaxBarrierCount
+                         << ", but it is " << count;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TMA copies
+//===----------------------------------------------------------------------===//
+
+/// What both directions check: one coordinate per dimension of the block, a
+/// block the TMA unit can move (rank 1..5, each box dimension at most 256,
+/// the innermost extent a multiple of 16 bytes), and a buffer of the block's
+/// shape and element type in the NVMMA shared layout.
+static LogicalResult verifyTMACopy(Operation *op, tt::TensorDescType desc,
+                                   size_t numCoords, ttg::MemDescType buf,
+                                   StringRef bufName) {
+  RankedTensorType block = desc.getBlockType();
+  int64_t rank = block.getRank();
+  if (static_cast<int64_t>(numCoords) != rank)
+    return op->emitOpError() << "expected " << rank
+                             << " coordinates (one per dimension of the block "
+                             << shapeToString(block.getShape()) << "), but it has "
+                             << numCoords;
+  if (rank < 1 || rank > 5)
+    return op->emitOpError() << "expected a block of rank 1 to 5 (what TMA "
+                                "copies), but it has rank "
+                             << rank;
+  for (int64_t d = 0; d < rank; ++d)
+    if (block.getDimSize(d) > 256)
+      return op->emitOpError() << "expected every block dimension to be at "
+                                  "most 256 (TMA's box limit), but dimension "
+                               << d << " is " << block.getDimSize(d);
+  unsigned bits = block.getElementType().getIntOrFloatBitWidth();
+  int64_t innerBytes = block.getShape().back() * bits / 8;
+  if (innerBytes % 16)
+    return op->emitOpError() << "expected the block's innermost extent to be a "
+                                "multiple of 16 bytes (TMA's granule), but it is "
+                             << innerBytes << " bytes ("
+                             << block.getShape().back() << " x " << bits
+                             << "-bit elements)";
+  if (buf.getShape() != block.getShape() ||
+      buf.getElementType() != block.getElementType())
+    return op->emitOpError() << "expected " << bufName << " to hold the block "
+                             << block << ", but it is " << buf;
+  if (!isa<ttg::NVMMASharedEncodingAttr>(buf.getEncoding()))
+    return op->emitOpError() << "expected " << bufName
+                             << " in the #ttg.nvmma_shared layout (the "
+                                "swizzle TMA writes and reads), but its layout "
+                                "is "
+                             << buf.getEncoding();
+  return success();
+}
+
+LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
+  auto result = cast<ttg::MemDescType>(getResult().getType());
+  if (failed(verifyTMACopy(*this, getDesc().getType(), getCoord().size(), result,
+                           "the destination")))
+    return failure();
+  if (!result.getMutableMemory())
+    return emitOpError() << "expected a mutable destination buffer, but it is "
+                         << result;
+  return verifyBarrier(*this, getBarrier(), "the barrier", true);
+}
+
+LogicalResult AsyncTMACopyLocalToGlobalOp::verify() {
+  return verifyTMACopy(*this, getDesc().getType(), getCoord().size(),
+                       cast<ttg::MemDescType>(getSrc().getType()), "the source");
+}
+
+LogicalResult AsyncTMAStoreWaitOp::verify() {
+  int32_t pendings = static_cast<int32_t>(getPendings());
+  if (pendings < 0)
+    return emitOpError() << "expected pendings >= 0 (stores left reading "
+                            "shared memory), but it is "
+                         << pendings;
+  return success();
+}

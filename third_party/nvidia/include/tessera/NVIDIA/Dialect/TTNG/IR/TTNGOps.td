@@ -93,4 +93,153 @@ def TTNG_FenceAsyncSharedOp : TTNG_Op<"fence_async_shared", [
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// mbarriers: 64-bit objects in shared memory that count arrivals and the
+// bytes of asynchronous (TMA) copies still to land; waits go by phase parity.
+//===----------------------------------------------------------------------===//
+
+class TTNG_BarrierOp<string mnemonic, list<Trait> traits = []>
+    : TTNG_Op<mnemonic, !listconcat(traits, [
+        MemoryEffects<[MemRead<TTG_SharedMemory>, MemWrite<TTG_SharedMemory>]>])> {
+  let hasVerifier = 1;
+}
+
+def TTNG_InitBarrierOp : TTNG_BarrierOp<"init_barrier"> {
+  let summary = "initialize an mbarrier to expect `count` arrivals per phase";
+  let description = [{
+    `mbarrier.init.shared::cta.b64`, done by one thread of the program. The
+    barrier is a mutable `1xi64` buffer in shared memory.
+
+    ```mlir
+    ttng.init_barrier %bar, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc, I32Attr:$count);
+  let assemblyFormat = "$alloc `,` $count attr-dict `:` qualified(type($alloc))";
+}
+
+def TTNG_InvalBarrierOp : TTNG_BarrierOp<"inval_barrier"> {
+  let summary = "invalidate an mbarrier (before its memory is reused)";
+  let description = [{
+    ```mlir
+    ttng.inval_barrier %bar : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc);
+  let assemblyFormat = "$alloc attr-dict `:` qualified(type($alloc))";
+}
+
+def TTNG_BarrierExpectOp : TTNG_BarrierOp<"barrier_expect"> {
+  let summary = "arrive on an mbarrier and expect `size` more bytes of asynchronous copies";
+  let description = [{
+    `mbarrier.arrive.expect_tx`: one arrival, and the current phase completes
+    only once `size` bytes of TMA copies signalling this barrier have landed.
+    Done by one thread, where `pred` holds.
+
+    ```mlir
+    ttng.barrier_expect %bar, 16384, %true : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc, I32Attr:$size, I1:$pred);
+  let assemblyFormat = "$alloc `,` $size `,` $pred attr-dict `:` qualified(type($alloc))";
+}
+
+def TTNG_WaitBarrierOp : TTNG_BarrierOp<"wait_barrier"> {
+  let summary = "wait until the mbarrier's phase of parity `phase` has completed";
+  let description = [{
+    Every thread waits (`mbarrier.try_wait.parity` in a loop) until the phase
+    whose parity is `phase` (an i32; its lowest bit counts) completes.
+
+    ```mlir
+    ttng.wait_barrier %bar, %phase : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc, I32:$phase);
+  let assemblyFormat = "$alloc `,` $phase attr-dict `:` qualified(type($alloc))";
+}
+
+def TTNG_ArriveBarrierOp : TTNG_BarrierOp<"arrive_barrier"> {
+  let summary = "arrive `count` times on an mbarrier";
+  let description = [{
+    `mbarrier.arrive`, by one thread, where `pred` (when given) holds.
+
+    ```mlir
+    ttng.arrive_barrier %bar, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+    ttng.arrive_barrier %bar, 2, %pred : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc, I32Attr:$count, Optional<I1>:$pred);
+  let assemblyFormat = "$alloc `,` $count (`,` $pred^)? attr-dict `:` qualified(type($alloc))";
+}
+
+//===----------------------------------------------------------------------===//
+// TMA: bulk tensor copies between global memory, described by a tensor
+// descriptor (a 128-byte CUtensorMap), and shared memory.
+//===----------------------------------------------------------------------===//
+
+def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local", [
+    MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TTG_SharedMemory>]>]> {
+  let summary = "start a TMA copy of one block from global to shared memory";
+  let description = [{
+    `cp.async.bulk.tensor.<rank>d.shared::cluster.global.mbarrier::complete_tx::bytes`:
+    one thread, where `pred` holds, starts copying the block of the
+    descriptor at `coord` (element offsets, innermost dimension last) into
+    `result`; elements outside the tensor read as zero. Completion is
+    signalled on `barrier` by the bytes copied (see `ttng.barrier_expect`).
+    `result` has the descriptor's block shape and element type and an
+    `#ttg.nvmma_shared` layout, whose swizzle the descriptor must use.
+
+    ```mlir
+    ttng.async_tma_copy_global_to_local %desc[%x, %y] %buf, %bar, %true
+        : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #shared1, #smem, mutable>
+          -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$coord, TTG_MemDesc:$result,
+                       TTG_MemDesc:$barrier, I1:$pred);
+  let assemblyFormat = [{
+    $desc `[` $coord `]` $result `,` $barrier `,` $pred attr-dict `:` qualified(type($desc)) `,`
+    qualified(type($barrier)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_AsyncTMACopyLocalToGlobalOp : TTNG_Op<"async_tma_copy_local_to_global", [
+    MemoryEffects<[MemRead<TTG_SharedMemory>, MemWrite<TT_GlobalMemory>]>]> {
+  let summary = "start a TMA copy of one block from shared to global memory";
+  let description = [{
+    `cp.async.bulk.tensor.<rank>d.global.shared::cta.bulk_group`: one thread
+    starts writing `src` to the descriptor's block at `coord`; elements
+    outside the tensor are not written. `ttng.async_tma_store_wait` waits
+    for the copies to have read shared memory. Shared-memory writes before
+    it must be made visible with `ttng.fence_async_shared`.
+
+    ```mlir
+    ttng.async_tma_copy_local_to_global %desc[%x, %y] %buf
+        : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<64x64xf16, #shared, #smem>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$coord, TTG_MemDesc:$src);
+  let assemblyFormat = [{
+    $desc `[` $coord `]` $src attr-dict `:` qualified(type($desc)) `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_AsyncTMAStoreWaitOp : TTNG_Op<"async_tma_store_wait", [
+    MemoryEffects<[MemRead<TTG_SharedMemory>]>]> {
+  let summary = "wait until at most `pendings` TMA stores still read shared memory";
+  let description = [{
+    `cp.async.bulk.wait_group.read <pendings>`: afterwards the source
+    buffers of all but the last `pendings` TMA stores may be reused.
+
+    ```mlir
+    ttng.async_tma_store_wait {pendings = 0 : i32}
+    ```
+  }];
+  let arguments = (ins I32Attr:$pendings);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // TESSERA_NVIDIA_DIALECT_TTNG_IR_TTNGOPS_TD
