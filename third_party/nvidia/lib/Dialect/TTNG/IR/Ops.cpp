@@ -263,3 +263,43 @@ LogicalResult AsyncTMAStoreWaitOp::verify() {
                          << pendings;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Memory effects: on the buffers named, so that ttg-membar sees them
+//===----------------------------------------------------------------------===//
+
+namespace {
+using EffectList =
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>;
+
+void sharedRead(EffectList &effects, OpOperand &operand) {
+  effects.emplace_back(MemoryEffects::Read::get(), &operand, ttg::SharedMemory::get());
+}
+void sharedWrite(EffectList &effects, OpOperand &operand) {
+  effects.emplace_back(MemoryEffects::Write::get(), &operand, ttg::SharedMemory::get());
+}
+} // namespace
+
+void InitBarrierOp::getEffects(EffectList &effects) { sharedWrite(effects, getAllocMutable()); }
+void InvalBarrierOp::getEffects(EffectList &effects) { sharedWrite(effects, getAllocMutable()); }
+void BarrierExpectOp::getEffects(EffectList &effects) {
+  sharedRead(effects, getAllocMutable());
+  sharedWrite(effects, getAllocMutable());
+}
+void WaitBarrierOp::getEffects(EffectList &effects) { sharedRead(effects, getAllocMutable()); }
+void ArriveBarrierOp::getEffects(EffectList &effects) {
+  sharedRead(effects, getAllocMutable());
+  sharedWrite(effects, getAllocMutable());
+}
+
+void AsyncTMACopyGlobalToLocalOp::getEffects(EffectList &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), tt::GlobalMemory::get());
+  sharedWrite(effects, getResultMutable());
+  sharedRead(effects, getBarrierMutable());
+  sharedWrite(effects, getBarrierMutable());
+}
+
+void AsyncTMACopyLocalToGlobalOp::getEffects(EffectList &effects) {
+  sharedRead(effects, getSrcMutable());
+  effects.emplace_back(MemoryEffects::Write::get(), tt::GlobalMemory::get());
+}

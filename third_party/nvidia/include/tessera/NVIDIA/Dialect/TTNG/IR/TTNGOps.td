@@ -98,9 +98,11 @@ def TTNG_FenceAsyncSharedOp : TTNG_Op<"fence_async_shared", [
 // bytes of asynchronous (TMA) copies still to land; waits go by phase parity.
 //===----------------------------------------------------------------------===//
 
+// Each names the barrier buffer it reads or writes (getEffects), so that
+// ttg-membar orders other threads' uses after it.
 class TTNG_BarrierOp<string mnemonic, list<Trait> traits = []>
     : TTNG_Op<mnemonic, !listconcat(traits, [
-        MemoryEffects<[MemRead<TTG_SharedMemory>, MemWrite<TTG_SharedMemory>]>])> {
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>])> {
   let hasVerifier = 1;
 }
 
@@ -178,7 +180,7 @@ def TTNG_ArriveBarrierOp : TTNG_BarrierOp<"arrive_barrier"> {
 //===----------------------------------------------------------------------===//
 
 def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local", [
-    MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TTG_SharedMemory>]>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "start a TMA copy of one block from global to shared memory";
   let description = [{
     `cp.async.bulk.tensor.<rank>d.shared::cluster.global.mbarrier::complete_tx::bytes`:
@@ -205,7 +207,7 @@ def TTNG_AsyncTMACopyGlobalToLocalOp : TTNG_Op<"async_tma_copy_global_to_local",
 }
 
 def TTNG_AsyncTMACopyLocalToGlobalOp : TTNG_Op<"async_tma_copy_local_to_global", [
-    MemoryEffects<[MemRead<TTG_SharedMemory>, MemWrite<TT_GlobalMemory>]>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "start a TMA copy of one block from shared to global memory";
   let description = [{
     `cp.async.bulk.tensor.<rank>d.global.shared::cta.bulk_group`: one thread
