@@ -67,8 +67,24 @@ struct FuncOpConversion : public TesseraOpToLLVMPattern<tt::FuncOp> {
     auto newFunc = LLVM::LLVMFuncOp::create(
         rewriter, op.getLoc(), op.getName(), fnType,
         isKernel ? LLVM::Linkage::External : LLVM::Linkage::Internal);
-    if (isKernel)
+    if (isKernel) {
       tc.getTargetInfo().markAsKernel(newFunc, numWarps * tc.getTargetInfo().getWarpSize());
+      // A tensor-descriptor argument of a kernel is the descriptor object
+      // itself, passed by value; the function sees its address.
+      for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+        if (!isa<tt::TensorDescType>(t))
+          continue;
+        int bytes = tc.getTargetInfo().getDescriptorBytes();
+        if (bytes == 0)
+          return op.emitError() << "argument " << i << " is a tensor descriptor (" << t
+                                << "), which this target passes to kernels only as the "
+                                   "pointers, sizes and strides it is made of";
+        newFunc.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                           TypeAttr::get(LLVM::LLVMArrayType::get(rewriter.getI8Type(), bytes)));
+        newFunc.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), rewriter.getI64IntegerAttr(64));
+        tc.getTargetInfo().markDescriptorArgument(newFunc, i);
+      }
+    }
     else
       newFunc->setAttr("passthrough", rewriter.getArrayAttr({rewriter.getStringAttr("noinline")}));
     rewriter.inlineRegionBefore(op.getBody(), newFunc.getBody(), newFunc.end());

@@ -31,6 +31,10 @@ TesseraLLVMTypeConverter::TesseraLLVMTypeConverter(
   addConversion([ctx, &targetInfo](ttg::MemDescType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, targetInfo.getSharedAddressSpace());
   });
+  // A tensor descriptor is the (generic) address of the target's descriptor
+  // object: for a kernel argument, a by-value parameter of
+  // TargetInfoBase::getDescriptorBytes() bytes (FuncOpToLLVM).
+  addConversion([ctx](tt::TensorDescType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
   // Asynchronous-copy tokens only order ops in the IR.
   addConversion([ctx](ttg::AsyncTokenType) -> Type { return IntegerType::get(ctx, 32); });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {

@@ -192,6 +192,14 @@ public:
 
   /// Marks `func` as a kernel launched with `numThreads` threads per block.
   virtual void markAsKernel(Operation *func, int numThreads) const = 0;
+  /// The size in bytes of the target's tensor-descriptor object (NVIDIA: the
+  /// 128-byte CUtensorMap), which a kernel taking a `!tt.tensordesc`
+  /// argument receives by value; 0 when the target has no hardware
+  /// descriptors (such kernels are then rejected).
+  virtual int getDescriptorBytes() const { return 0; }
+  /// Marks kernel argument `index`, a by-value descriptor, as the target
+  /// needs (NVIDIA: a __grid_constant__ parameter, read in place).
+  virtual void markDescriptorArgument(Operation *func, unsigned index) const {}
 
   //===--------------------------------------------------------------------===//
   // Tensor cores: the vendor's own layouts and pattern family

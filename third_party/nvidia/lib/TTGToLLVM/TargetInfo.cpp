@@ -701,6 +701,7 @@ public:
                               RewritePatternSet &patterns) const override {
     ::tessera::nvidia::populateFastMathPatterns(typeConverter, patterns);
     ::tessera::nvidia::populateWgmmaPatterns(typeConverter, patterns);
+    ::tessera::nvidia::populateTMAPatterns(typeConverter, patterns);
     if (cc >= 80)
       ::tessera::nvidia::populateMmaV2DotPatterns(typeConverter, patterns);
   }
@@ -835,6 +836,14 @@ public:
     MLIRContext *ctx = func->getContext();
     func->setAttr("nvvm.kernel", UnitAttr::get(ctx));
     func->setAttr("nvvm.maxntid", DenseI32ArrayAttr::get(ctx, {numThreads}));
+  }
+
+  // Hopper's TMA reads a 128-byte CUtensorMap; kernels take it as a
+  // __grid_constant__ parameter and pass its address to the copies.
+  int getDescriptorBytes() const override { return cc >= 90 ? 128 : 0; }
+  void markDescriptorArgument(Operation *func, unsigned index) const override {
+    cast<LLVM::LLVMFuncOp>(func).setArgAttr(index, "nvvm.grid_constant",
+                                            UnitAttr::get(func->getContext()));
   }
 
 private:

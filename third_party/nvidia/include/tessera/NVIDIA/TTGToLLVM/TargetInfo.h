@@ -67,6 +67,11 @@ mlir::Value makeWgmmaAsync(mlir::OpBuilder &b, mlir::Operation *dot, int pending
 mlir::Value waitForWgmma(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, int pending);
 /// ttng.warp_group_dot (wgmma.mma_async), warp_group_dot_wait and
 /// fence_async_shared.
+/// The ttng mbarrier and TMA operations (TMAToLLVM.cpp); they report an
+/// error below sm_90.
+void populateTMAPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
+                         mlir::RewritePatternSet &patterns);
+
 void populateWgmmaPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
                            mlir::RewritePatternSet &patterns);
 

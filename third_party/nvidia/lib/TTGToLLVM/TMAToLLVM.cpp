@@ -1,0 +1,284 @@
+//===- TMAToLLVM.cpp - mbarriers and TMA copies (sm_90) ----------------------===//
+//
+// The ttng barrier and TMA operations as inline PTX:
+//   init / inval / arrive / expect_tx : one thread (thread 0 of the program)
+//                                       where the op's predicate holds;
+//   wait_barrier                      : every thread spins on try_wait.parity;
+//   TMA copies                        : one thread issues
+//     cp.async.bulk.tensor.<r>d.shared::cluster.global.mbarrier::complete_tx::bytes
+//     (loads) or cp.async.bulk.tensor.<r>d.global.shared::cta.bulk_group plus
+//     a commit (stores);
+//   async_tma_store_wait              : cp.async.bulk.wait_group.read.
+// A descriptor operand is the generic address of its CUtensorMap; a shared
+// buffer the address of its first byte.
+//
+// Boxes and the nvmma_shared layout: with a swizzle of W bytes, TMA moves
+// boxes whose innermost extent is at most W bytes, and the nvmma layout
+// stores the block as W-byte-wide column slabs one after another (each
+// slab: all rows of W bytes, swizzled). A block whose inner extent is wider
+// than W is therefore copied as innerBytes / W boxes, box j at inner
+// coordinate + j * (W / element bytes) into slab j. The tensor map's box is
+// the block shape with the inner extent cut to W bytes (tmaBoxShape): the
+// host encoder and on-device creation use the same rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/NVIDIA/TTGToLLVM/TargetInfo.h"
+
+#include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
+#include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
+
+#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::tessera;
+
+namespace {
+
+Value inlineAsm(OpBuilder &b, Location loc, ValueRange operands, StringRef asmStr,
+                StringRef constraints) {
+  return ::tessera::nvidia::emitInlinePtx(b, loc, Type(), operands, asmStr, constraints);
+}
+
+/// The 32-bit shared-window address of a shared buffer (a ptr<3>).
+Value sharedAddress(OpBuilder &b, Location loc, Value ptr) {
+  return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
+}
+
+/// i1: this thread is the program's thread 0 (and `pred` holds, when given).
+Value electOne(OpBuilder &b, Location loc, const TargetInfoBase &ti, Value pred = {}) {
+  Value tid = ti.threadId(b, loc);
+  Value first = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid, i32Val(b, loc, 0));
+  return pred ? LLVM::AndOp::create(b, loc, first, pred) : first;
+}
+
+template <typename Op>
+struct BarrierPattern : public TesseraOpToLLVMPattern<Op> {
+  using TesseraOpToLLVMPattern<Op>::TesseraOpToLLVMPattern;
+  using OpAdaptor = typename Op::Adaptor;
+
+  /// The op's PTX; `$0` is the predicate and `$1` the barrier's address.
+  virtual std::string ptx(Op op) const = 0;
+  virtual Value predicate(Op, OpAdaptor) const { return {}; }
+
+  LogicalResult matchAndRewrite(Op op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (this->getTargetInfo().getDescriptorBytes() == 0)
+      return op.emitOpError("needs sm_90 or newer (mbarriers with transaction counts)");
+    Value pred = electOne(rewriter, loc, this->getTargetInfo(), predicate(op, adaptor));
+    inlineAsm(rewriter, loc, {pred, sharedAddress(rewriter, loc, adaptor.getAlloc())}, ptx(op),
+              "b,r,~{memory}");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct InitBarrierConversion : BarrierPattern<ttng::InitBarrierOp> {
+  using BarrierPattern::BarrierPattern;
+  std::string ptx(ttng::InitBarrierOp op) const override {
+    return "@$0 mbarrier.init.shared::cta.b64 [$1], " + std::to_string(op.getCount()) + ";";
+  }
+};
+
+struct InvalBarrierConversion : BarrierPattern<ttng::InvalBarrierOp> {
+  using BarrierPattern::BarrierPattern;
+  std::string ptx(ttng::InvalBarrierOp) const override {
+    return "@$0 mbarrier.inval.shared::cta.b64 [$1];";
+  }
+};
+
+struct BarrierExpectConversion : BarrierPattern<ttng::BarrierExpectOp> {
+  using BarrierPattern::BarrierPattern;
+  std::string ptx(ttng::BarrierExpectOp op) const override {
+    return "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
+           std::to_string(op.getSize()) + ";";
+  }
+  Value predicate(ttng::BarrierExpectOp, OpAdaptor adaptor) const override {
+    return adaptor.getPred();
+  }
+};
+
+struct ArriveBarrierConversion : BarrierPattern<ttng::ArriveBarrierOp> {
+  using BarrierPattern::BarrierPattern;
+  std::string ptx(ttng::ArriveBarrierOp op) const override {
+    return "@$0 mbarrier.arrive.shared::cta.b64 _, [$1], " + std::to_string(op.getCount()) + ";";
+  }
+  Value predicate(ttng::ArriveBarrierOp, OpAdaptor adaptor) const override {
+    return adaptor.getPred();
+  }
+};
+
+struct WaitBarrierConversion : public TesseraOpToLLVMPattern<ttng::WaitBarrierOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+  LogicalResult matchAndRewrite(ttng::WaitBarrierOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (getTargetInfo().getDescriptorBytes() == 0)
+      return op.emitOpError("needs sm_90 or newer (mbarrier.try_wait)");
+    Value parity = LLVM::AndOp::create(rewriter, loc, adaptor.getPhase(), i32Val(rewriter, loc, 1));
+    // try_wait suspends for a while when the phase is not complete yet;
+    // ${:uid} keeps the label unique per inlined copy.
+    inlineAsm(rewriter, loc, {sharedAddress(rewriter, loc, adaptor.getAlloc()), parity},
+              "{\n"
+              ".reg .pred done;\n"
+              "tessera_wait_${:uid}:\n"
+              "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+              "@!done bra.uni tessera_wait_${:uid};\n"
+              "}",
+              "r,r,~{memory}");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The boxes a block is copied in: per box, its byte offset in the shared
+/// buffer and the offset added to the innermost coordinate.
+struct Box {
+  int64_t sharedOffset, innerOffset;
+};
+
+SmallVector<Box> boxesOf(tt::TensorDescType desc, ttg::MemDescType buf) {
+  auto enc = cast<ttg::NVMMASharedEncodingAttr>(buf.getEncoding());
+  RankedTensorType block = desc.getBlockType();
+  int64_t eltBytes = std::max<int64_t>(1, block.getElementTypeBitWidth() / 8);
+  int64_t inner = block.getShape().back();
+  int64_t outer = 1;
+  for (int64_t d : block.getShape().drop_back())
+    outer *= d;
+  int64_t swizzle = enc.getSwizzlingByteWidth();
+  int64_t perBox = swizzle ? std::min<int64_t>(inner, swizzle / eltBytes) : inner;
+  SmallVector<Box> boxes;
+  for (int64_t j = 0; j * perBox < inner; ++j)
+    boxes.push_back({j * perBox * outer * eltBytes, j * perBox});
+  return boxes;
+}
+
+/// "{$a, $b, ...}" for `count` operands from `first`, and the coordinate
+/// values innermost first (PTX's order; the op's is outermost first), each
+/// box's inner offset added.
+std::string coordList(unsigned first, size_t count) {
+  std::string s = "{";
+  for (size_t i = 0; i < count; ++i)
+    s += (i ? ", $" : "$") + std::to_string(first + i);
+  return s + "}";
+}
+
+SmallVector<Value> ptxCoords(OpBuilder &b, Location loc, ValueRange coord, int64_t innerOffset) {
+  SmallVector<Value> out(coord.begin(), coord.end());
+  std::reverse(out.begin(), out.end());
+  if (innerOffset)
+    out[0] = LLVM::AddOp::create(b, loc, out[0], i32Val(b, loc, innerOffset));
+  return out;
+}
+
+Value descriptorAddress(OpBuilder &b, Location loc, Value desc) {
+  return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), desc);
+}
+
+Value offsetShared(OpBuilder &b, Location loc, Value base, int64_t bytes) {
+  if (!bytes)
+    return base;
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(bytes)});
+}
+
+struct TMALoadConversion : public TesseraOpToLLVMPattern<ttng::AsyncTMACopyGlobalToLocalOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+  LogicalResult matchAndRewrite(ttng::AsyncTMACopyGlobalToLocalOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (getTargetInfo().getDescriptorBytes() == 0)
+      return op.emitOpError("needs sm_90 or newer (TMA)");
+    auto desc = op.getDesc().getType();
+    auto buf = cast<ttg::MemDescType>(op.getResult().getType());
+    size_t rank = desc.getBlockType().getRank();
+    Value pred = electOne(rewriter, loc, getTargetInfo(), adaptor.getPred());
+    Value tmap = descriptorAddress(rewriter, loc, adaptor.getDesc());
+    Value bar = sharedAddress(rewriter, loc, adaptor.getBarrier());
+    std::string text = "@$0 cp.async.bulk.tensor." + std::to_string(rank) +
+                       "d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, " +
+                       coordList(3, rank) + "], [$" + std::to_string(3 + rank) + "];";
+    std::string constraints = "b,r,l";
+    for (size_t i = 0; i < rank; ++i)
+      constraints += ",r";
+    constraints += ",r,~{memory}";
+    for (const Box &box : boxesOf(desc, buf)) {
+      SmallVector<Value> operands{pred,
+                                  sharedAddress(rewriter, loc,
+                                                offsetShared(rewriter, loc, adaptor.getResult(),
+                                                             box.sharedOffset)),
+                                  tmap};
+      operands.append(ptxCoords(rewriter, loc, adaptor.getCoord(), box.innerOffset));
+      operands.push_back(bar);
+      inlineAsm(rewriter, loc, operands, text, constraints);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TMAStoreConversion : public TesseraOpToLLVMPattern<ttng::AsyncTMACopyLocalToGlobalOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+  LogicalResult matchAndRewrite(ttng::AsyncTMACopyLocalToGlobalOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (getTargetInfo().getDescriptorBytes() == 0)
+      return op.emitOpError("needs sm_90 or newer (TMA)");
+    auto desc = op.getDesc().getType();
+    auto buf = cast<ttg::MemDescType>(op.getSrc().getType());
+    size_t rank = desc.getBlockType().getRank();
+    Value pred = electOne(rewriter, loc, getTargetInfo());
+    Value tmap = descriptorAddress(rewriter, loc, adaptor.getDesc());
+    std::string text = "@$0 cp.async.bulk.tensor." + std::to_string(rank) +
+                       "d.global.shared::cta.bulk_group [$1, " + coordList(2, rank) + "], [$" +
+                       std::to_string(2 + rank) + "];";
+    std::string constraints = "b,l";
+    for (size_t i = 0; i < rank; ++i)
+      constraints += ",r";
+    constraints += ",r,~{memory}";
+    for (const Box &box : boxesOf(desc, buf)) {
+      SmallVector<Value> operands{pred, tmap};
+      operands.append(ptxCoords(rewriter, loc, adaptor.getCoord(), box.innerOffset));
+      operands.push_back(sharedAddress(
+          rewriter, loc, offsetShared(rewriter, loc, adaptor.getSrc(), box.sharedOffset)));
+      inlineAsm(rewriter, loc, operands, text, constraints);
+    }
+    inlineAsm(rewriter, loc, {pred}, "@$0 cp.async.bulk.commit_group;", "b,~{memory}");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TMAStoreWaitConversion : public TesseraOpToLLVMPattern<ttng::AsyncTMAStoreWaitOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+  LogicalResult matchAndRewrite(ttng::AsyncTMAStoreWaitOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (getTargetInfo().getDescriptorBytes() == 0)
+      return op.emitOpError("needs sm_90 or newer (TMA)");
+    inlineAsm(rewriter, op.getLoc(), {},
+              "cp.async.bulk.wait_group.read " + std::to_string(op.getPendings()) + ";",
+              "~{memory}");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+namespace tessera::nvidia {
+
+void populateTMAPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
+                         mlir::RewritePatternSet &patterns) {
+  patterns.add<InitBarrierConversion, InvalBarrierConversion, BarrierExpectConversion,
+               ArriveBarrierConversion, WaitBarrierConversion, TMALoadConversion,
+               TMAStoreConversion, TMAStoreWaitConversion>(typeConverter);
+}
+
+} // namespace tessera::nvidia
