@@ -18,6 +18,7 @@
 #include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
 #include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
 #include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
+#include "tessera/NVIDIA/Dialect/TTNG/Transforms/Passes.h"
 #include "tessera/NVIDIA/TTGToLLVM/TargetInfo.h"
 #include "tessera/NVIDIA/Target/PTX.h"
 #include "tessera/Target/Backend.h"
@@ -44,6 +45,10 @@ public:
     registry.insert<mlir::tessera::ttng::TTNGDialect, mlir::NVVM::NVVMDialect>();
     mlir::registerNVVMDialectTranslation(registry);
     tessera::nvidia::registerLayouts(registry); // #ttg.nvidia_mma
+  }
+
+  void registerPasses() const override {
+    mlir::tessera::ttng::registerTTNGTransformsPasses(); // ttng-tma-lowering
   }
 
   std::unique_ptr<mlir::tessera::TargetInfoBase>

@@ -280,23 +280,21 @@ void sharedWrite(EffectList &effects, OpOperand &operand) {
 }
 } // namespace
 
+// Init and inval write the barrier word as ordinary memory: other threads'
+// uses must be ordered after an init and before an inval (ttg-membar puts a
+// CTA barrier there). Arrivals, expect-tx, the copies' completion and waits
+// are the mbarrier's own atomic operations, which need no CTA barrier between
+// them: they are declared as reads.
 void InitBarrierOp::getEffects(EffectList &effects) { sharedWrite(effects, getAllocMutable()); }
 void InvalBarrierOp::getEffects(EffectList &effects) { sharedWrite(effects, getAllocMutable()); }
-void BarrierExpectOp::getEffects(EffectList &effects) {
-  sharedRead(effects, getAllocMutable());
-  sharedWrite(effects, getAllocMutable());
-}
+void BarrierExpectOp::getEffects(EffectList &effects) { sharedRead(effects, getAllocMutable()); }
 void WaitBarrierOp::getEffects(EffectList &effects) { sharedRead(effects, getAllocMutable()); }
-void ArriveBarrierOp::getEffects(EffectList &effects) {
-  sharedRead(effects, getAllocMutable());
-  sharedWrite(effects, getAllocMutable());
-}
+void ArriveBarrierOp::getEffects(EffectList &effects) { sharedRead(effects, getAllocMutable()); }
 
 void AsyncTMACopyGlobalToLocalOp::getEffects(EffectList &effects) {
   effects.emplace_back(MemoryEffects::Read::get(), tt::GlobalMemory::get());
   sharedWrite(effects, getResultMutable());
   sharedRead(effects, getBarrierMutable());
-  sharedWrite(effects, getBarrierMutable());
 }
 
 void AsyncTMACopyLocalToGlobalOp::getEffects(EffectList &effects) {

@@ -1,0 +1,94 @@
+// RUN: tessera-opt %s -split-input-file -verify-diagnostics --ttng-tma-lowering --mlir-print-local-scope | FileCheck %s
+// RUN: tessera-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(ttng-tma-lowering, ttg-allocate-shared-memory, ttg-membar)' | FileCheck %s --check-prefix=MEMBAR
+
+// ttng-tma-lowering: descriptor loads and stores of kernel-argument
+// descriptors become TMA copies through 1024-byte aligned nvmma buffers.
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: @copy
+  tt.func public @copy(%in: !tt.tensordesc<tensor<64x64xf16>>, %out: !tt.tensordesc<tensor<64x64xf16>>, %x: i32, %y: i32) {
+    // The swizzle is the widest dividing the inner extent: 64 halves = 128 bytes.
+    // CHECK: %[[BUF:.*]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #ttg.shared_memory, mutable>
+    // CHECK: %[[BAR:.*]] = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #ttg.swizzled_shared<{{.*}}>, #ttg.shared_memory, mutable>
+    // CHECK: ttng.init_barrier %[[BAR]], 1
+    // CHECK: ttng.barrier_expect %[[BAR]], 8192, %true
+    // CHECK: ttng.async_tma_copy_global_to_local %arg0[%arg2, %arg3] %[[BUF]], %[[BAR]], %true
+    // CHECK: ttng.wait_barrier %[[BAR]], %c0_i32
+    // CHECK: ttng.inval_barrier %[[BAR]]
+    // CHECK: %[[V:.*]] = ttg.local_load %[[BUF]] : !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{{.*}}>, #ttg.shared_memory, mutable> -> tensor<64x64xf16, #ttg.blocked<{{.*}}>>
+    %v = tt.descriptor_load %in[%x, %y] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    // CHECK: %[[S:.*]] = ttg.local_alloc %[[V]] {alignment = 1024 : i32} : (tensor<64x64xf16, #ttg.blocked<{{.*}}>>) -> !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, {{.*}}}>, #ttg.shared_memory>
+    // CHECK: ttng.async_tma_copy_local_to_global %arg1[%arg3, %arg2] %[[S]]
+    // CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
+    // CHECK-NOT: tt.descriptor_
+    tt.descriptor_store %out[%y, %x], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    tt.return
+  }
+
+  // Through membar: a barrier after the init (other threads wait on the
+  // barrier word), none among the mbarrier's own atomic operations (expect,
+  // the copy's completion, the wait), one after the wait (before the inval,
+  // and the local_load of what TMA wrote), and one before the store's copy
+  // (every thread's st.shared first).
+  // MEMBAR-LABEL: @copy
+  // MEMBAR: ttng.init_barrier
+  // MEMBAR-NEXT: ttg.barrier
+  // MEMBAR-NEXT: ttng.barrier_expect
+  // MEMBAR-NEXT: ttng.async_tma_copy_global_to_local
+  // MEMBAR-NOT: ttg.barrier
+  // MEMBAR: ttng.wait_barrier
+  // MEMBAR-NEXT: ttg.barrier
+  // MEMBAR-NEXT: ttng.inval_barrier
+  // MEMBAR: ttg.local_alloc %{{.*}} {alignment = 1024 : i32
+  // MEMBAR-NEXT: ttg.barrier
+  // MEMBAR-NEXT: ttng.async_tma_copy_local_to_global
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  // 16 fp32 = 64 bytes: a 64-byte swizzle.
+  // CHECK-LABEL: @narrow
+  // CHECK: ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<16x16xf32, #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 32}>, #ttg.shared_memory, mutable>
+  tt.func public @narrow(%in: !tt.tensordesc<tensor<16x16xf32>>, %x: i32) {
+    %v = tt.descriptor_load %in[%x, %x] : !tt.tensordesc<tensor<16x16xf32>> -> tensor<16x16xf32, #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>
+    tt.return
+  }
+}
+
+// -----
+
+// Before sm_90 the pass leaves descriptor accesses alone.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:80"} {
+  // CHECK-LABEL: @ampere
+  // CHECK: tt.descriptor_load
+  tt.func public @ampere(%in: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) {
+    %v = tt.descriptor_load %in[%x, %x] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  tt.func public @rank1(%in: !tt.tensordesc<tensor<256xf32>>, %x: i32) {
+    // expected-error @+1 {{'tt.descriptor_load' op a TMA copy of a block of rank 1 is not supported yet (2-D blocks only)}}
+    %v = tt.descriptor_load %in[%x] : !tt.tensordesc<tensor<256xf32>> -> tensor<256xf32, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  tt.func private @helper(%in: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) attributes {noinline = true} {
+    // expected-error @+1 {{'tt.descriptor_load' op a TMA copy needs the descriptor to be an argument of the kernel (the tensor map the launcher encodes); this one is created in the kernel or passed through a call}}
+    %v = tt.descriptor_load %in[%x, %x] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}

@@ -1,0 +1,35 @@
+//===- Passes.td - NVIDIA's TTGIR passes ---------------------*- tablegen -*-===//
+
+#ifndef TESSERA_NVIDIA_DIALECT_TTNG_TRANSFORMS_PASSES_TD
+#define TESSERA_NVIDIA_DIALECT_TTNG_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TMALowering : Pass<"ttng-tma-lowering", "mlir::ModuleOp"> {
+  let summary = "Lower tensor-descriptor loads and stores to TMA copies through shared memory.";
+  let description = [{
+    In TTGIR for sm_90 or newer, each `tt.descriptor_load` of a 2-D block
+    becomes
+      a 1024-byte aligned `ttg.local_alloc` of the block in the
+      `#ttg.nvmma_shared` layout TMA writes (swizzle: the widest of 128, 64
+      and 32 bytes dividing the block's inner extent in bytes, else none),
+      an mbarrier (`ttg.local_alloc` of `1xi64`) initialized for one
+      arrival, `ttng.barrier_expect` of the block's bytes,
+      `ttng.async_tma_copy_global_to_local`, `ttng.wait_barrier` (phase 0),
+      `ttng.inval_barrier`, and a `ttg.local_load` into the load's layout;
+    each `tt.descriptor_store` becomes a `ttg.local_alloc` of the value in
+    that layout, `ttng.async_tma_copy_local_to_global` and
+    `ttng.async_tma_store_wait` (0), so the copy has read shared memory
+    before the buffer is reused or the program ends. ttg-membar then orders
+    the threads around them.
+    The descriptor must be a kernel argument (the CUtensorMap the launcher
+    encodes); the host encodes the box `tmaBoxShape` gives, which cuts the
+    inner extent to the swizzle width, as the copies' lowering splits it.
+    Descriptors of other ranks, created in the kernel or reaching through
+    calls are errors at the op (Tessera's front end lowers those to pointer
+    accesses instead). Below sm_90 the pass does nothing.
+  }];
+  let dependentDialects = ["mlir::tessera::ttg::TTGDialect", "mlir::tessera::ttng::TTNGDialect"];
+}
+
+#endif // TESSERA_NVIDIA_DIALECT_TTNG_TRANSFORMS_PASSES_TD
