@@ -33,6 +33,9 @@ namespace {
 enum LeafKind : int64_t {
   kNone = 0, kI1 = 1, kI32 = 2, kI64 = 3, kU64 = 4, kF32 = 5, kPtr = 6,
   kOne = 7, // an integer equal to 1, folded into the kernel as a constant
+  // A tensor map (128 bytes, a TMA descriptor the host encoded): passed by
+  // value, its bytes copied into the kernel's parameter.
+  kTensorMap = 8,
 };
 constexpr int kDtypeShift = 4, kDivShift = 12, kRangeBit = 16, kNonNegBit = 17, kExtraShift = 20;
 constexpr int kMaxExtra = 10;
@@ -69,6 +72,9 @@ struct Packed {
   uint64_t inlineSlots[kInline];
   std::vector<uint64_t> heap;
   size_t count = 0;
+  /// Slots holding the address of a by-value parameter larger than 8 bytes
+  /// (a tensor map) rather than the value.
+  std::vector<size_t> indirect;
   uint64_t *slot() {
     if (count < kInline)
       return &inlineSlots[count++];
@@ -93,6 +99,8 @@ struct Packed {
     for (size_t i = 0; i < count; ++i)
       out[i] = i < kInline ? static_cast<void *>(&inlineSlots[i])
                            : static_cast<void *>(&heap[i - kInline]);
+    for (size_t i : indirect)
+      out[i] = reinterpret_cast<void *>(*static_cast<uint64_t *>(out[i]));
     return out;
   }
 };
@@ -208,6 +216,19 @@ int64_t Launcher::leaf(PyObject *v, size_t param, std::vector<int> &path,
   if (PyFloat_Check(v)) {
     float f = float(PyFloat_AS_DOUBLE(v));
     return put(&f, 4) ? int(kF32) : -1;
+  }
+  // A tensor map: the kernel's by-value parameter gets its 128 bytes; the
+  // walk keeps the bytes object alive until the launch.
+  if (PyBytes_CheckExact(v) && PyBytes_GET_SIZE(v) == 128) {
+    if (w.packed) {
+      uint64_t address = reinterpret_cast<uintptr_t>(PyBytes_AS_STRING(v));
+      size_t index = w.packed->count;
+      if (!put(&address, 8))
+        return -1;
+      w.packed->indirect.push_back(index);
+      w.keepAlive.push_back(py::reinterpret_borrow<py::object>(v));
+    }
+    return kTensorMap;
   }
 
   // A tensor: its element type, address, device and (where a property needs
@@ -969,7 +990,8 @@ void registerLauncher(py::module_ &m) {
   m.attr("LEAF_LAYOUT") = py::dict(
       py::arg("none") = int(kNone), py::arg("i1") = int(kI1), py::arg("i32") = int(kI32),
       py::arg("i64") = int(kI64), py::arg("u64") = int(kU64), py::arg("f32") = int(kF32),
-      py::arg("ptr") = int(kPtr), py::arg("one") = int(kOne), py::arg("dtype_shift") = kDtypeShift,
+      py::arg("ptr") = int(kPtr), py::arg("one") = int(kOne),
+      py::arg("tensor_map") = int(kTensorMap), py::arg("dtype_shift") = kDtypeShift,
       py::arg("div_shift") = kDivShift, py::arg("range_bit") = kRangeBit,
       py::arg("nonneg_bit") = kNonNegBit,
       py::arg("extra_shift") = kExtraShift, py::arg("key_options") = kStreamOption);

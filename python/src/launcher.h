@@ -65,6 +65,7 @@ public:
     bool checkDevice = false;
     int device = -1;
     std::string deviceArg;
+    std::vector<py::object> keepAlive; // by-value parameters packed by address
   };
 
   py::object run(py::handle grid, const CallArgs &call, bool warmup);

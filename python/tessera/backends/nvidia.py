@@ -107,8 +107,10 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True, num
     tl.range(num_stages=) first) from sm_80, where copies run in the background, unless `pipeline`
     is False (TESSERA_DISABLE_PIPELINE)."""
     pipelined = f"ttg-pipeline{{num-stages={num_stages}}}, " if pipeline and int(cc) >= 80 else ""
+    # Descriptor accesses through tensor maps (host descriptors on sm_90+) become TMA copies.
+    tma = "ttng-tma-lowering, " if int(cc) >= 90 else ""
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
-            f"num-ctas={num_ctas} target=cuda:{cc}}}, {MEMORY_LAYOUT_PASSES if coalesce else ''}"
+            f"num-ctas={num_ctas} target=cuda:{cc}}}, {tma}{MEMORY_LAYOUT_PASSES if coalesce else ''}"
             f"ttg-accelerate-matmul, {EPILOGUE_PASSES if coalesce else ''}canonicalize, {pipelined}cse)")
 
 
@@ -231,6 +233,16 @@ class LoadedKernel:
             raise OutOfResources(f"{meta['name']} uses {info.num_registers} registers per thread, so a block "
                                  f"can have at most {info.max_threads_per_block} threads, not {self.block} "
                                  f"({meta['num_warps']} warps); use fewer warps or maxnreg=")
+
+
+def tma_swizzle(inner_bytes):
+    """The swizzle (bytes) of the shared buffer a TMA copy of a block with `inner_bytes` bytes per
+    row uses: the widest of 128, 64, 32 dividing it, else 0. ttng-tma-lowering uses the same rule
+    (tmaSwizzleBytes)."""
+    for w in (128, 64, 32):
+        if inner_bytes % w == 0:
+            return w
+    return 0
 
 
 def device_capability(device):
@@ -417,6 +429,51 @@ class NvidiaBackend(base.Backend):
             return torch.cuda.device(device)
         return contextlib.nullcontext()
 
+    # ------------------------------------------------------------ TMA tensor maps
+    # CUtensorMapDataType by element size: the copies move bits, and zero fill is 0 in every type.
+    _TMA_DATA_TYPES = {1: 0, 2: 1, 4: 2, 8: 4}
+    _TMA_SWIZZLE_CODES = {0: 0, 32: 1, 64: 2, 128: 3}
+
+    def encode_tensor_map(self, desc, shape, strides, block):
+        """The TMA tensor map (128 bytes) of a TensorDescriptor argument, or None where the kernel
+        should get the descriptor without one (its accesses then stay pointer accesses): in the
+        interpreter, with TESSERA_DISABLE_TMA set, for a tensor not on a CUDA device with TMA
+        (sm_90+), and for what TMA copies here do not cover (ranks other than 2, NaN padding,
+        elements of other than 1, 2, 4 or 8 bytes, block dimensions over 256 or an inner block
+        extent not a multiple of 16 bytes, sizes of 2**31 or more). The box is the block with its
+        inner extent cut to the swizzle width (tma_swizzle), as ttng-tma-lowering expects."""
+        if os.environ.get("TESSERA_INTERPRET") == "1" or not _env_flag_off("TESSERA_DISABLE_TMA"):
+            return None
+        base = desc.base
+        dev = getattr(base, "device", None)
+        if getattr(dev, "type", None) != "cuda" or len(shape) != 2 or desc.padding != "zero":
+            return None
+        elem = int(base.element_size())
+        if elem not in self._TMA_DATA_TYPES or any(b > 256 for b in block) or (block[-1] * elem) % 16:
+            return None
+        if any(not 0 < d < 2**31 for d in shape) or any(not 0 < st * elem < 2**40 for st in strides[:-1]):
+            return None
+        index = dev.index if dev.index is not None else self.current_device()
+        cc = self._capabilities.get(index)
+        if cc is None:
+            cc = self._capabilities[index] = device_capability(index)
+        if cc < 90:
+            return None
+        swizzle = tma_swizzle(block[-1] * elem)
+        box = list(block)
+        if swizzle:
+            box[-1] = min(box[-1], swizzle // elem)
+        status, data = _core._native().cuda.encode_tensor_map(
+            self._TMA_DATA_TYPES[elem], int(base.data_ptr()), [int(d) for d in reversed(shape)],
+            [int(st) * elem for st in reversed(strides[:-1])], list(reversed(box)),
+            self._TMA_SWIZZLE_CODES[swizzle])
+        if not status:
+            raise CudaError(status, f"encoding the TMA tensor map of a TensorDescriptor (shape {list(shape)}, "
+                                    f"strides {list(strides)}, block {list(block)})")
+        return data
+
+    _capabilities = {}
+
     def default_allocator(self, size, alignment, stream):
         """A uint8 tensor from PyTorch's caching allocator on the current device, allocated on the
         launch's stream, so that the allocator does not hand the block to other streams while the
@@ -433,4 +490,4 @@ class NvidiaBackend(base.Backend):
 
 
 __all__ = ["CudaError", "OutOfResources", "NvidiaBackend", "LoadedKernel", "assemble", "device_capability",
-           "find_ptxas", "ptxas_version"]
+           "find_ptxas", "ptxas_version", "tma_swizzle"]

@@ -1212,7 +1212,8 @@ class ModuleGenerator:
             attrs = attrs if isinstance(attrs, tuple) and len(attrs) == len(types) else ({},) * len(types)
             names = [f"{name}_base"] + \
                 [f"{name}_shape{i}" for i, c in enumerate(ty.shape) if isinstance(c, core.dtype)] + \
-                [f"{name}_stride{i}" for i, c in enumerate(ty.strides) if isinstance(c, core.dtype)]
+                [f"{name}_stride{i}" for i, c in enumerate(ty.strides) if isinstance(c, core.dtype)] + \
+                ([f"{name}_tensor_map"] if ty.tma else [])
             slots = []
             for n, t, a in zip(names, types, attrs):
                 leaves.append((n, t, dict(a)))

@@ -120,7 +120,8 @@ def parse_target(target):
 def _parse_sig_entry(name, spec):
     """'*fp32' / '*fp32:16' / 'i32' / 'i32:16' / 'i32:16:nonneg' (>= 0 at launch, as the launcher
     specializes) / a tl dtype -> (dtype, attrs); a tensor descriptor
-    'tensordesc<fp16[64, 64]>' (or '…, nan>' for NaN padding; sizes i32, strides i64) or a
+    'tensordesc<fp16[64, 64]>' (or '…, nan>' for NaN padding, '…, tma>' with the TMA tensor map a
+    launch on sm_90+ passes; sizes i32, strides i64) or a
     tl.tensor_descriptor_type -> (that type, attrs per leaf)."""
     attrs = {}
     if isinstance(spec, core.dtype):
@@ -146,7 +147,8 @@ def _parse_sig_entry(name, spec):
     return ty, attrs
 
 
-_TENSORDESC_SIG = re.compile(r"^\s*tensordesc<\s*(\w+)\s*\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]\s*(?:,\s*(zero|nan)\s*)?>\s*$")
+_TENSORDESC_SIG = re.compile(r"^\s*tensordesc<\s*(\w+)\s*\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]\s*(?:,\s*(zero|nan)\s*)?"
+                             r"(?:,\s*(tma)\s*)?>\s*$")
 
 
 def _parse_descriptor_sig(name, spec):
@@ -162,7 +164,8 @@ def _parse_descriptor_sig(name, spec):
         if b <= 0 or b & (b - 1):
             raise ValueError(f"signature of '{name}': block dimensions must be powers of 2, got {spec!r}")
     ty = core.tensor_descriptor_type(core.block_type(elt, block), [core.int32] * len(block),
-                                     [core.int64] * (len(block) - 1) + [1], m.group(3) or "zero")
+                                     [core.int64] * (len(block) - 1) + [1], m.group(3) or "zero",
+                                     tma=bool(m.group(4)))
     return ty, ({},) * len(ty.leaf_types())
 
 

@@ -515,6 +515,14 @@ class IRBuilder(BuilderProtocol):
         ops = f"{ptr.name}, {value.name}" + (f", {mask.name}" if mask is not None else "")
         self.emit(f"tt.store {ops}{self._modifiers(cache, evict)}", f" : {ptr.ir_type}")
 
+    def descriptor_load(self, desc, offsets, ret_ty):
+        return self.emit(f"tt.descriptor_load {desc.name}[" + ", ".join(o.name for o in offsets) + "]",
+                         f" : {desc.ir_type} -> {ret_ty.to_ir()}", ret_ty)
+
+    def descriptor_store(self, desc, offsets, value):
+        self.emit(f"tt.descriptor_store {desc.name}[" + ", ".join(o.name for o in offsets) + f"], {value.name}",
+                  f" : {desc.ir_type}, {value.ir_type}")
+
     def make_block_ptr(self, base, shape, strides, offsets, order, ret_ty):
         lst = lambda vs: "[" + ", ".join(v.name for v in vs) + "]"  # noqa: E731
         return self.emit(f"tt.make_tensor_ptr {base.name}, {lst(shape)}, {lst(strides)}, {lst(offsets)}",

@@ -125,6 +125,14 @@ class BuilderProtocol:
     def store(self, ptr, value, mask, cache, evict):
         raise NotImplementedError
 
+    def descriptor_load(self, desc, offsets, ret_ty):
+        """A block through a hardware tensor map (`desc`: a tensor_map_type value; offsets: int32
+        scalars). Only builders of targets with tensor maps (TMA) get such values."""
+        raise NotImplementedError
+
+    def descriptor_store(self, desc, offsets, value):
+        raise NotImplementedError
+
     def make_block_ptr(self, base, shape, strides, offsets, order, ret_ty):
         """shape/strides: lists of int64 scalars; offsets: int32 scalars; ret_ty is
         pointer_type(block_type(...))."""

@@ -555,14 +555,35 @@ class tensor_descriptor_base_type:
     __repr__ = __str__
 
 
+class tensor_map_type(tensor_descriptor_base_type):
+    """The hardware descriptor of a tensor descriptor kernel argument: the TMA tensor map the
+    launcher encodes for the block (`!tt.tensordesc<tensor<...>>` in TTIR), a kernel parameter of
+    its own after the base, sizes and strides."""
+
+    @property
+    def scalar(self):
+        return self
+
+    def to_ir(self):
+        return f"!tt.tensordesc<{self.block_type.to_ir()}>"
+
+    def __str__(self):
+        return f"tensor_map<{self._block_str()}>"
+
+    __repr__ = __str__
+
+
 class tensor_descriptor_type(tensor_descriptor_base_type):
     """The type of a tl.tensor_descriptor: its block type, its padding ("zero" or "nan"), and for
     each dimension's size and stride either the integer dtype of a run-time value or a constant
     int. The last stride is always the constant 1. A kernel parameter of this type takes the base
     pointer and the run-time sizes and strides as separate arguments (leaf_types)."""
 
-    def __init__(self, block_ty, shape, strides, padding="zero"):
+    def __init__(self, block_ty, shape, strides, padding="zero", tma=False):
         super().__init__(block_ty)
+        # With `tma`, the kernel also receives the descriptor's TMA tensor map (a host descriptor
+        # on a GPU with TMA): its loads and stores use the copy engine.
+        self.tma = bool(tma)
         rank = len(block_ty.shape)
         shape, strides = tuple(shape), tuple(strides)
         if len(shape) != rank or len(strides) != rank:
@@ -588,19 +609,20 @@ class tensor_descriptor_type(tensor_descriptor_base_type):
         """The types of the values a descriptor is made of at run time: the base pointer, then
         the run-time sizes, then the run-time strides."""
         return [pointer_type(self.block_type.element_ty)] + \
-            [c for c in self.shape + self.strides if isinstance(c, dtype)]
+            [c for c in self.shape + self.strides if isinstance(c, dtype)] + \
+            ([tensor_map_type(self.block_type)] if self.tma else [])
 
     def _key(self):
         def comp(c):
             return ("t", c._key()) if isinstance(c, dtype) else ("c", c)
         return (self.block_type._key(), tuple(comp(c) for c in self.shape), tuple(comp(c) for c in self.strides),
-                self.padding)
+                self.padding, self.tma)
 
     def __str__(self):
         def comp(cs):
             return "(" + ", ".join(str(c) for c in cs) + ")"
         return (f"tensor_descriptor<{self._block_str()}, shape={comp(self.shape)}, strides={comp(self.strides)}, "
-                f"padding={self.padding}>")
+                f"padding={self.padding}{', tma' if self.tma else ''}>")
 
     __repr__ = __str__
 
@@ -641,15 +663,17 @@ class tensor_descriptor(tensor_descriptor_base):
     tl.make_tensor_descriptor or a TensorDescriptor kernel argument. `shape` and `strides` hold a
     scalar integer tensor or an int (a constant) per dimension."""
 
-    def __init__(self, base, shape, strides, type):
+    def __init__(self, base, shape, strides, type, tensor_map=None):
         super().__init__(type)
         self.base = base
         self.shape = tuple(shape)
         self.strides = tuple(strides)
+        self.tensor_map = tensor_map  # a tensor of tensor_map_type when type.tma
 
     def _leaves(self):
         """The run-time values (tensors) the descriptor is made of, in leaf_types order."""
-        return [self.base] + [c for c in self.shape + self.strides if isinstance(c, tensor)]
+        return [self.base] + [c for c in self.shape + self.strides if isinstance(c, tensor)] + \
+            ([self.tensor_map] if self.tensor_map is not None else [])
 
     @classmethod
     def _from_leaves(cls, ty, leaves):
@@ -658,7 +682,8 @@ class tensor_descriptor(tensor_descriptor_base):
         base = next(it)
         shape = [next(it) if isinstance(c, dtype) else c for c in ty.shape]
         strides = [next(it) if isinstance(c, dtype) else c for c in ty.strides]
-        return cls(base, shape, strides, ty)
+        tensor_map = next(it) if getattr(ty, "tma", False) else None
+        return cls(base, shape, strides, ty, tensor_map)
 
 
 def extern(fn):

@@ -1502,10 +1502,34 @@ def _descriptor_other(desc, mask):
     return float("nan") if desc.type.padding == "nan" else 0
 
 
+def _tensor_map_offsets(desc, offsets):
+    """The int32 offsets of a copy through the descriptor's TMA tensor map, or None when it has
+    none or an offset is a 64-bit value (TMA coordinates are 32-bit: such accesses stay pointer
+    accesses, which wrap nothing)."""
+    if getattr(desc, "tensor_map", None) is None:
+        return None
+    out = []
+    for o in offsets:
+        if isinstance(o, tensor):
+            if o.dtype.primitive_bitwidth > 32:
+                return None
+            out.append(o)
+        elif -2**31 <= o < 2**31:
+            out.append(to_tensor(o))
+        else:
+            return None
+    return out
+
+
 def descriptor_load(desc, offsets, cache_modifier="", eviction_policy=""):
     what = "tensor descriptor load"
     desc = _descriptor(desc, what)
     offsets = _descriptor_offsets(desc, offsets, what)
+    coords = _tensor_map_offsets(desc, offsets)
+    if coords is not None:  # the copy engine: zero fill out of bounds, as the pointer path's mask
+        ret = desc.block_type
+        h = current_builder().descriptor_load(desc.tensor_map.handle, [c.handle for c in coords], ret)
+        return tensor(h, ret)
     ptrs, mask = _descriptor_access(desc, offsets, desc.block_type.shape)
     return load(ptrs, mask, _descriptor_other(desc, mask), cache_modifier=cache_modifier,
                 eviction_policy=eviction_policy)
@@ -1524,6 +1548,11 @@ def descriptor_store(desc, offsets, value):
     desc = _descriptor(desc, what)
     offsets = _descriptor_offsets(desc, offsets, what)
     value = _descriptor_value(desc, value, desc.block_shape, what)
+    coords = _tensor_map_offsets(desc, offsets)
+    if coords is not None:  # the copy engine writes the in-bounds elements only
+        current_builder().descriptor_store(desc.tensor_map.handle, [c.handle for c in coords],
+                                           cast(value, desc.dtype).handle)
+        return None
     ptrs, mask = _descriptor_access(desc, offsets, desc.block_type.shape)
     store(ptrs, cast(value, desc.dtype), mask)
     return None

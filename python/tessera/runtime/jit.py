@@ -16,7 +16,7 @@ import weakref
 
 from .. import _core, backends
 from ..language import core
-from . import allocator, specialize
+from . import allocator, specialize, tensor_descriptor
 
 
 def interpret_mode():
@@ -330,14 +330,22 @@ if _core._C is not None:
     _core._C.install_fast_subscript(JITFunction)
 
 
+def _install_tensor_map_encoder():
+    """TensorDescriptor arguments get a tensor map from the launch backend that encodes them."""
+    backend = backends.launch_backend()
+    tensor_descriptor.set_tensor_map_encoder(getattr(backend, "encode_tensor_map", None))
+
+
 def _launch_backend_changed():
     backend = backends.launch_backend()
+    _install_tensor_map_encoder()
     for fn in list(_live):
         if fn._backend is not backend:
             fn._configure()
 
 
 backends.on_change(_launch_backend_changed)
+_install_tensor_map_encoder()
 
 
 def _is_constexpr_annotation(ann, fn):

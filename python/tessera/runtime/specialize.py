@@ -212,14 +212,19 @@ def decode(jit_fn, key, spec, bound=None):
         return ty, (spec.attrs(code, False) if ty.is_int() and not ty.is_bool() else {})
 
     def descriptor(entry):
-        # A TensorDescriptor (runtime/tensor_descriptor.py): (base, sizes, strides but the last, meta).
+        # A TensorDescriptor (runtime/tensor_descriptor.py): (base, sizes, strides but the last, meta
+        # [, tensor map]).
+        nonlocal count
         ptr, ptr_attrs = leaf(entry[0])
         sizes = [leaf(c) for c in entry[1]]
         strides = [leaf(c) for c in entry[2]]
         block, padding = tensor_descriptor.block_and_padding(entry)
+        tma = tensor_descriptor.has_tensor_map(entry)
+        if tma:
+            count += 1  # the tensor map: one by-value parameter
         ty = core.tensor_descriptor_type(core.block_type(ptr.element_ty, block), [t for t, _ in sizes],
-                                         [t for t, _ in strides] + [1], padding)
-        return ty, (ptr_attrs,) + tuple(a for _, a in sizes + strides)
+                                         [t for t, _ in strides] + [1], padding, tma=tma)
+        return ty, (ptr_attrs,) + tuple(a for _, a in sizes + strides) + (({},) if tma else ())
 
     def tup(entry):
         if tensor_descriptor.is_key_entry(entry):

@@ -13,12 +13,17 @@ How the launcher sees it: the C++ launch path walks tuples natively, so a Tensor
 tuple (subclass) whose iteration yields what the launcher packs and keys on, computed from the
 current attributes at each launch (the autotuner's pre_hook may set block_shape just before):
 
-    (base, (size_0, ...), (stride_0, ..., stride_{rank-2}), (MARK, block, padding))
+    (base, (size_0, ...), (stride_0, ..., stride_{rank-2}), (MARK, block, padding)[, tensor_map])
 
 where MARK is a nesting of empty tuples that no ordinary argument has, `block` holds log2(B_d)
 Nones per dimension and `padding` one None for "nan", none for "zero": Nones are neither packed
 nor passed, but the lengths are part of the key. specialize.decode turns such a key entry back
 into a tl.tensor_descriptor_type.
+
+`tensor_map` (128 bytes) is there when the launch backend encodes one for this descriptor (the
+cuda backend: a TMA tensor map on a GPU with TMA, see set_tensor_map_encoder); the kernel then
+receives it as a by-value parameter and its loads and stores use the copy engine. Its key is the
+launcher's tensor-map leaf code, so kernels with and without it are different specializations.
 """
 
 import dataclasses
@@ -30,6 +35,19 @@ MAX_RANK = 5
 # The first element of a descriptor's last key entry (the key of an entry equals the entry here,
 # since it holds no leaves).
 MARK = ((((),),),)
+
+
+# fn(descriptor, shape, strides, block) -> 128 bytes or None: the launch backend's tensor-map
+# encoder (None: no backend encodes tensor maps).
+_tensor_map_encoder = None
+
+
+def set_tensor_map_encoder(fn):
+    """Install the launch backend's tensor-map encoder (None removes it). It is called when a
+    descriptor's launch state changes and returns the 128-byte map, or None to pass the
+    descriptor without one (pointer accesses)."""
+    global _tensor_map_encoder
+    _tensor_map_encoder = fn
 
 
 def _is_int(v):
@@ -167,16 +185,21 @@ class TensorDescriptor(tuple):
 
     def __iter__(self):
         # The checked parts are kept while shape, strides, block_shape and padding stay the same.
-        state = (tuple(self.shape), tuple(self.strides), tuple(self.block_shape), self.padding)
+        encoder = _tensor_map_encoder
+        state = (tuple(self.shape), tuple(self.strides), tuple(self.block_shape), self.padding,
+                 _data_ptr(self.base) if encoder is not None else None, encoder)
         parts = self.__dict__.get("_launch_state")
         if parts is None or parts[0] != state:
             shape, strides, block = self.launch_parts()
             meta = (MARK, tuple((None,) * (b.bit_length() - 1) for b in block), (None,) * (self.padding == "nan"))
-            parts = self.__dict__["_launch_state"] = (state, shape, strides[:-1], meta)
+            tmap = encoder(self, shape, strides, block) if encoder is not None else None
+            parts = self.__dict__["_launch_state"] = (state, shape, strides[:-1], meta, tmap)
         yield self.base
         yield parts[1]
         yield parts[2]
         yield parts[3]
+        if parts[4] is not None:
+            yield parts[4]
 
     def __len__(self):
         raise TypeError("a TensorDescriptor has no len()")
@@ -200,8 +223,13 @@ def _rebuild(base, shape, strides, block_shape, padding):
 
 def is_key_entry(entry):
     """Whether a launch key entry is a TensorDescriptor's."""
-    return (isinstance(entry, tuple) and len(entry) == 4 and isinstance(entry[3], tuple) and len(entry[3]) == 3
-            and entry[3][0] == MARK)
+    return (isinstance(entry, tuple) and len(entry) in (4, 5) and isinstance(entry[3], tuple)
+            and len(entry[3]) == 3 and entry[3][0] == MARK)
+
+
+def has_tensor_map(entry):
+    """Whether a TensorDescriptor's launch key entry carries a tensor map."""
+    return len(entry) == 5
 
 
 def block_and_padding(entry):

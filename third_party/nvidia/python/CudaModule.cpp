@@ -64,6 +64,15 @@ void registerCudaModule(py::module_ &m) {
     return cuda::launch(fn, gx, gy, gz, bx, by, bz, shared, stream, a, offsets);
   });
   cu.def("synchronize", &cuda::synchronize, py::call_guard<py::gil_scoped_release>());
+  cu.def("encode_tensor_map",
+         [](int dataType, uint64_t address, const std::vector<uint64_t> &dims,
+            const std::vector<uint64_t> &strideBytes, const std::vector<unsigned> &box,
+            int swizzle) {
+           std::array<uint8_t, 128> map{};
+           cuda::Status s =
+               cuda::encodeTensorMap(dataType, address, dims, strideBytes, box, swizzle, map);
+           return py::make_tuple(s, py::bytes(reinterpret_cast<const char *>(map.data()), 128));
+         });
 
   cu.def(
       "bench_launch",

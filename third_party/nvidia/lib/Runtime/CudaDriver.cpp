@@ -8,6 +8,7 @@
 
 #include "tessera/NVIDIA/Runtime/Cuda.h"
 
+#include <cstring>
 #include <dlfcn.h>
 #include <mutex>
 
@@ -55,6 +56,10 @@ struct Driver {
   CUresult (*cuPointerGetAttribute)(void *, int, uint64_t) = nullptr;
   CUresult (*cuGetErrorName)(CUresult, const char **) = nullptr;
   CUresult (*cuGetErrorString)(CUresult, const char **) = nullptr;
+  // Optional (CUDA 12 drivers and newer): TMA tensor maps.
+  CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *, const uint64_t *,
+                                     const uint64_t *, const unsigned *, const unsigned *, int,
+                                     int, int, int) = nullptr;
 };
 
 template <typename T> bool resolve(void *handle, T &fn, const char *name) {
@@ -94,6 +99,8 @@ Driver &driver() {
                       "cuPointerGetAttribute") &&
               resolve(d.handle, d.cuGetErrorName, "cuGetErrorName") &&
               resolve(d.handle, d.cuGetErrorString, "cuGetErrorString");
+    d.cuTensorMapEncodeTiled = reinterpret_cast<decltype(d.cuTensorMapEncodeTiled)>(
+        dlsym(d.handle, "cuTensorMapEncodeTiled"));
     if (!ok) {
       d.loadStatus = {-1, "CUDA_DRIVER_TOO_OLD",
                       "libcuda.so.1 lacks a required entry point"};
@@ -314,4 +321,29 @@ int tessera::api::cuda::pointerDevice(uint64_t pointer) {
       0)
     return -1;
   return ordinal;
+}
+
+Status tessera::api::cuda::encodeTensorMap(int dataType, uint64_t globalAddress,
+                                           const std::vector<uint64_t> &dims,
+                                           const std::vector<uint64_t> &strideBytes,
+                                           const std::vector<unsigned> &box, int swizzle,
+                                           std::array<uint8_t, 128> &map) {
+  Driver &d = driver();
+  if (!d.loaded)
+    return d.loadStatus;
+  if (!d.cuTensorMapEncodeTiled)
+    return {-1, "CUDA_DRIVER_TOO_OLD", "libcuda.so.1 has no cuTensorMapEncodeTiled (TMA needs a CUDA 12 driver)"};
+  unsigned rank = unsigned(dims.size());
+  if (rank < 1 || rank > 5 || box.size() != rank || strideBytes.size() + 1 != rank)
+    return {-1, "CUDA_ERROR_INVALID_VALUE", "encodeTensorMap: inconsistent ranks"};
+  std::vector<unsigned> elementStrides(rank, 1);
+  // CUtensorMapInterleave NONE = 0; L2 promotion 128B = 2; OOB fill NONE (zeros) = 0.
+  alignas(64) uint8_t out[128] = {};
+  CUresult rc = d.cuTensorMapEncodeTiled(out, dataType, rank, reinterpret_cast<void *>(globalAddress),
+                                         dims.data(), strideBytes.data(), box.data(),
+                                         elementStrides.data(), 0, swizzle, 2, 0);
+  if (rc != 0)
+    return statusOf(rc, "cuTensorMapEncodeTiled");
+  std::memcpy(map.data(), out, 128);
+  return {};
 }

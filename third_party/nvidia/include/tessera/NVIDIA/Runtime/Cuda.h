@@ -12,6 +12,7 @@
 #include "tessera/API/Tessera.h"
 
 #include <cstdint>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,18 @@ TESSERA_API int pointerDevice(uint64_t pointer);
 
 /// Waits for all work on the current context.
 TESSERA_API Status synchronize();
+
+/// Encodes a TMA tensor map (cuTensorMapEncodeTiled) of a tensor at
+/// `globalAddress`: `dims` and `box` innermost first, `strideBytes` the
+/// strides of dimensions 1.. in bytes, `dataType` a CUtensorMapDataType,
+/// `swizzle` a CUtensorMapSwizzle (0 none, 1 32B, 2 64B, 3 128B); elements
+/// out of bounds read as zero. Fails with CUDA_DRIVER_TOO_OLD on drivers
+/// without TMA.
+TESSERA_API Status encodeTensorMap(int dataType, uint64_t globalAddress,
+                                   const std::vector<uint64_t> &dims,
+                                   const std::vector<uint64_t> &strideBytes,
+                                   const std::vector<unsigned> &box, int swizzle,
+                                   std::array<uint8_t, 128> &map);
 
 } // namespace tessera::api::cuda
 

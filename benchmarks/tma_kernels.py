@@ -1,0 +1,35 @@
+"""Kernels of benchmarks/tma_bench.py, written against triton.language (benchmarks/_loader.py loads
+them for Tessera too): a copy and a matmul through host tensor descriptors, and the same copy
+through pointers."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def desc_copy(src, dst, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    dst.store([pm * BM, pn * BN], src.load([pm * BM, pn * BN]))
+
+
+@triton.jit
+def ptr_copy(src, dst, M, N, stride, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    rm = pm * BM + tl.arange(0, BM)
+    rn = pn * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    off = rm[:, None] * stride + rn[None, :]
+    tl.store(dst + off, tl.load(src + off, mask=mask), mask=mask)
+
+
+@triton.jit
+def desc_matmul(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = a_desc.load([pm * BM, k * BK])
+        b = b_desc.load([k * BK, pn * BN])
+        acc = tl.dot(a, b, acc)
+    c_desc.store([pm * BM, pn * BN], acc.to(tl.float16))
