@@ -1,5 +1,6 @@
 // RUN: tessera-opt %s -split-input-file -verify-diagnostics --ttng-tma-lowering --mlir-print-local-scope | FileCheck %s
 // RUN: tessera-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(ttng-tma-lowering, ttg-allocate-shared-memory, ttg-membar)' | FileCheck %s --check-prefix=MEMBAR
+// RUN: tessera-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(ttng-tma-lowering, canonicalize, cse)' | FileCheck %s --check-prefix=CANON
 
 // ttng-tma-lowering: descriptor loads and stores of kernel-argument
 // descriptors become TMA copies through 1024-byte aligned nvmma buffers.
@@ -31,6 +32,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // the copy's completion, the wait), one after the wait (before the inval,
   // and the local_load of what TMA wrote), and one before the store's copy
   // (every thread's st.shared first).
+  // The mbarrier's state changes and the store wait are not dead code.
+  // CANON-LABEL: @copy
+  // CANON: ttng.barrier_expect
+  // CANON: ttng.wait_barrier
+  // CANON: ttng.async_tma_store_wait
   // MEMBAR-LABEL: @copy
   // MEMBAR: ttng.init_barrier
   // MEMBAR-NEXT: ttg.barrier

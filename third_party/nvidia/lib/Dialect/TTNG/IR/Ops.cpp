@@ -284,12 +284,29 @@ void sharedWrite(EffectList &effects, OpOperand &operand) {
 // uses must be ordered after an init and before an inval (ttg-membar puts a
 // CTA barrier there). Arrivals, expect-tx, the copies' completion and waits
 // are the mbarrier's own atomic operations, which need no CTA barrier between
-// them: they are declared as reads.
+// them: on the buffer they are reads. They still change state, so each also
+// writes the default resource (no buffer: ttg-membar ignores it), which keeps
+// them from being erased as dead reads.
+namespace {
+void stateChange(EffectList &effects) {
+  effects.emplace_back(MemoryEffects::Write::get(), SideEffects::DefaultResource::get());
+}
+} // namespace
+
 void InitBarrierOp::getEffects(EffectList &effects) { sharedWrite(effects, getAllocMutable()); }
 void InvalBarrierOp::getEffects(EffectList &effects) { sharedWrite(effects, getAllocMutable()); }
-void BarrierExpectOp::getEffects(EffectList &effects) { sharedRead(effects, getAllocMutable()); }
-void WaitBarrierOp::getEffects(EffectList &effects) { sharedRead(effects, getAllocMutable()); }
-void ArriveBarrierOp::getEffects(EffectList &effects) { sharedRead(effects, getAllocMutable()); }
+void BarrierExpectOp::getEffects(EffectList &effects) {
+  sharedRead(effects, getAllocMutable());
+  stateChange(effects);
+}
+void WaitBarrierOp::getEffects(EffectList &effects) {
+  sharedRead(effects, getAllocMutable());
+  stateChange(effects);
+}
+void ArriveBarrierOp::getEffects(EffectList &effects) {
+  sharedRead(effects, getAllocMutable());
+  stateChange(effects);
+}
 
 void AsyncTMACopyGlobalToLocalOp::getEffects(EffectList &effects) {
   effects.emplace_back(MemoryEffects::Read::get(), tt::GlobalMemory::get());

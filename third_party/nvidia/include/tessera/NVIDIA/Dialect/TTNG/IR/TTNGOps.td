@@ -229,7 +229,7 @@ def TTNG_AsyncTMACopyLocalToGlobalOp : TTNG_Op<"async_tma_copy_local_to_global",
 }
 
 def TTNG_AsyncTMAStoreWaitOp : TTNG_Op<"async_tma_store_wait", [
-    MemoryEffects<[MemRead<TTG_SharedMemory>]>]> {
+    MemoryEffects<[MemRead<TTG_SharedMemory>, MemWrite<TT_GlobalMemory>]>]> {
   let summary = "wait until at most `pendings` TMA stores still read shared memory";
   let description = [{
     `cp.async.bulk.wait_group.read <pendings>`: afterwards the source

@@ -1,0 +1,85 @@
+"""Compile-only tests of TMA (no GPU): a descriptor parameter with a tensor map ('tensordesc<...,
+tma>', what a launch on sm_90 passes) compiles its 2-D loads and stores to cp.async.bulk.tensor
+copies with an mbarrier; the map is a 128-byte __grid_constant__ parameter after the base, sizes
+and strides; 64-bit offsets, other ranks and descriptors made in the kernel stay pointer
+accesses; a tensor map before sm_90 is an error."""
+import re
+
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera.backends import nvidia
+
+
+@tessera.jit
+def desc_add_one(src, dst, BM: tl.constexpr, BN: tl.constexpr):
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    v = src.load([pm * BM, pn * BN])
+    dst.store([pm * BM, pn * BN], v + 1)
+
+
+@tessera.jit
+def desc_wide_offsets(src, dst, off, BM: tl.constexpr, BN: tl.constexpr):
+    v = src.load([off, 0])
+    dst.store([off, 0], v)
+
+
+def compile_copy(block="64, 128", dtype="fp16", target="cuda:90", kernel=desc_add_one, extra=None):
+    sig = {"src": f"tensordesc<{dtype}[{block}], tma>", "dst": f"tensordesc<{dtype}[{block}], tma>"}
+    sig.update(extra or {})
+    bm, bn = (int(b) for b in block.split(","))
+    return tessera.compile(kernel, signature=sig, constexprs={"BM": bm, "BN": bn}, target=target)
+
+
+def test_loads_and_stores_become_tma_copies():
+    k = compile_copy()
+    ttir, ttgir, ptx = k.asm["ttir"], k.asm["ttgir"], k.asm["ptx"]
+    assert "tt.descriptor_load" in ttir and "tt.descriptor_store" in ttir
+    assert "ttng.async_tma_copy_global_to_local" in ttgir and "ttng.async_tma_copy_local_to_global" in ttgir
+    # 128 halves = 256 bytes per row: two 128-byte-swizzled boxes each way
+    assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes") == 2
+    assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == 2
+    assert re.search(r"mbarrier\.arrive\.expect_tx\.shared::cta\.b64 _, \[%r\d+\], 16384;", ptx)
+    for needle in ("mbarrier.init.shared::cta.b64",
+                   "mbarrier.try_wait.parity", "cp.async.bulk.commit_group", "cp.async.bulk.wait_group.read 0"):
+        assert needle in ptx, needle
+    # the maps: 128-byte parameters, the 5th and 10th (base, 2 sizes, 1 stride, map per descriptor)
+    assert ptx.count(".param .align 64 .b8") == 2 and "desc_add_one_param_4[128]" in ptx
+    assert isinstance(k.asm.get("cubin"), bytes)
+
+
+@pytest.mark.parametrize("dtype,block,boxes", [("fp32", "32, 32", 1), ("int8", "32, 64", 1), ("bf16", "64, 256", 4),
+                                               ("fp32", "16, 8", 1)])
+def test_element_sizes_and_swizzles(dtype, block, boxes):
+    ptx = compile_copy(block, dtype).asm["ptx"]
+    assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global") == boxes
+
+
+def test_swizzle_rule_is_shared_with_the_host():
+    assert [nvidia.tma_swizzle(b) for b in (256, 128, 192, 64, 96, 32, 48, 16)] == [128, 128, 64, 64, 32, 32, 0, 0]
+
+
+def test_64_bit_offsets_stay_pointer_accesses():
+    k = compile_copy(kernel=desc_wide_offsets, extra={"off": "i64"})
+    assert "tt.descriptor_load" not in k.asm["ttir"] and "cp.async.bulk.tensor" not in k.asm["ptx"]
+    k32 = compile_copy(kernel=desc_wide_offsets, extra={"off": "i32"})
+    assert "cp.async.bulk.tensor" in k32.asm["ptx"]
+
+
+def test_without_a_tensor_map_descriptors_are_pointer_accesses():
+    k = tessera.compile(desc_add_one, signature={"src": "tensordesc<fp16[64, 128]>", "dst": "tensordesc<fp16[64, 128]>"},
+                        constexprs={"BM": 64, "BN": 128}, target="cuda:90")
+    assert "tt.descriptor_load" not in k.asm["ttir"] and "cp.async.bulk" not in k.asm["ptx"]
+
+
+def test_a_tensor_map_needs_sm90():
+    with pytest.raises(Exception, match="tensor descriptor .* which this target passes to kernels only as the "
+                                        "pointers, sizes and strides"):
+        compile_copy(target="cuda:80")
+
+
+def test_effects_see_stores_through_the_tensor_map():
+    k = compile_copy()
+    eff = k.metadata["effects"]
+    assert eff["dst"]["effect"] == "written" and eff["src"]["effect"] == "read", eff
