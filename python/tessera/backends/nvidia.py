@@ -440,7 +440,8 @@ class NvidiaBackend(base.Backend):
         interpreter, with TESSERA_DISABLE_TMA set, for a tensor not on a CUDA device with TMA
         (sm_90+), and for what TMA copies here do not cover (ranks other than 2, NaN padding,
         elements of other than 1, 2, 4 or 8 bytes, block dimensions over 256 or an inner block
-        extent not a multiple of 16 bytes, sizes of 2**31 or more). The box is the block with its
+        extent not a multiple of 16 bytes, sizes of 2**31 or more, and an inner size that is not a
+        multiple of 16 bytes, which TMA stores would overrun). The box is the block with its
         inner extent cut to the swizzle width (tma_swizzle), as ttng-tma-lowering expects."""
         if os.environ.get("TESSERA_INTERPRET") == "1" or not _env_flag_off("TESSERA_DISABLE_TMA"):
             return None
@@ -452,6 +453,11 @@ class NvidiaBackend(base.Backend):
         if elem not in self._TMA_DATA_TYPES or any(b > 256 for b in block) or (block[-1] * elem) % 16:
             return None
         if any(not 0 < d < 2**31 for d in shape) or any(not 0 < st * elem < 2**40 for st in strides[:-1]):
+            return None
+        # TMA stores write whole 16-byte chunks: with an inner size that is not a multiple of 16
+        # bytes, a store at the edge would overwrite the bytes after the row (the pointer path
+        # clips exactly).
+        if (shape[-1] * elem) % 16:
             return None
         index = dev.index if dev.index is not None else self.current_device()
         cc = self._capabilities.get(index)

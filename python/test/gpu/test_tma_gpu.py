@@ -48,7 +48,9 @@ def padded(rows, cols, cols_alloc, dtype, fill):
                                          (torch.bfloat16, (64, 256)), (torch.int8, (32, 64)),
                                          (torch.float32, (16, 8))], ids=str)
 def test_copy_through_tma_with_odd_shapes(dtype, block):
-    rows, cols, alloc = 1000, 777, 800  # 800 elements keep every row 16-byte aligned
+    # 784 columns: 16-byte rows for every element size, not a multiple of any block; 800
+    # allocated, so that a store past the view would show
+    rows, cols, alloc = 1000, 784, 800
     _, src = padded(rows, cols, alloc, dtype, 0)
     src.copy_(torch.randint(-50, 50, (rows, cols), device="cuda").to(dtype))
     big_dst, dst = padded(rows, cols, alloc, dtype, -7)
@@ -63,6 +65,22 @@ def test_copy_through_tma_with_odd_shapes(dtype, block):
     ptx = _compiled_ptx(desc_add_one)
     assert ptx and all("cp.async.bulk.tensor.2d.shared::cluster.global" in p for p in ptx)
     assert all("cp.async.bulk.tensor.2d.global.shared::cta" in p for p in ptx)
+
+
+def test_rows_not_a_multiple_of_16_bytes_keep_pointer_accesses():
+    # TMA stores write whole 16-byte chunks: 777 halves per row would overrun the view, so such a
+    # descriptor gets no tensor map and its accesses are clipped exactly.
+    rows, cols, alloc = 300, 777, 800
+    _, src = padded(rows, cols, alloc, torch.float16, 0)
+    src.copy_(torch.randn(rows, cols, device="cuda").half())
+    big_dst, dst = padded(rows, cols, alloc, torch.float16, -7)
+    desc_add_one.cache.clear()
+    desc_add_one[(tessera.cdiv(rows, 64), tessera.cdiv(cols, 64))](
+        TensorDescriptor(src, [rows, cols], list(src.stride()), [64, 64]),
+        TensorDescriptor(dst, [rows, cols], list(dst.stride()), [64, 64]), BM=64, BN=64)
+    torch.testing.assert_close(dst, src + 1)
+    assert (big_dst[:, cols:] == -7).all()
+    assert all("cp.async.bulk.tensor" not in p for p in _compiled_ptx(desc_add_one))
 
 
 @pytest.mark.parametrize("offs", [(0, 0), (-5, -17), (990, 770), (2000, 0), (-64, -64)], ids=str)
