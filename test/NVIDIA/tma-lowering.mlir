@@ -98,3 +98,52 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// The front end's guard around a copy whose inner offset it could not check
+// (TMA needs it 16-byte aligned): folded to true where AxisInfo proves the
+// divisibility (a multiple of 64, an argument specialized as divisible by
+// 16), kept where it cannot (a plain i32 argument).
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: @guards
+  tt.func public @guards(%in: !tt.tensordesc<tensor<64x64xf16>>, %any: i32, %div16: i32 {tt.divisibility = 16 : i32}, %fallback: tensor<64x64xf16, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c8 = arith.constant 8 : i32
+    %c64 = arith.constant 64 : i32
+    %pid = tt.get_program_id x : i32
+    %off = arith.muli %pid, %c64 : i32
+    // CHECK: %[[T1:.*]] = arith.constant true
+    // CHECK: scf.if %[[T1]]
+    %r1 = arith.remsi %off, %c8 : i32
+    %g1 = arith.cmpi eq, %r1, %c0 : i32
+    %v1 = scf.if %g1 -> (tensor<64x64xf16, #blocked>) {
+      %t = tt.descriptor_load %in[%c0, %off] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      scf.yield %t : tensor<64x64xf16, #blocked>
+    } else {
+      scf.yield %fallback : tensor<64x64xf16, #blocked>
+    }
+    // CHECK: scf.if %[[T1]]
+    %r2 = arith.remsi %div16, %c8 : i32
+    %g2 = arith.cmpi eq, %r2, %c0 : i32
+    %v2 = scf.if %g2 -> (tensor<64x64xf16, #blocked>) {
+      %t = tt.descriptor_load %in[%c0, %div16] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      scf.yield %t : tensor<64x64xf16, #blocked>
+    } else {
+      scf.yield %fallback : tensor<64x64xf16, #blocked>
+    }
+    // CHECK: %[[R3:.*]] = arith.remsi %arg1, %{{.*}} : i32
+    // CHECK: %[[G3:.*]] = arith.cmpi eq, %[[R3]], %{{.*}} : i32
+    // CHECK: scf.if %[[G3]]
+    %r3 = arith.remsi %any, %c8 : i32
+    %g3 = arith.cmpi eq, %r3, %c0 : i32
+    %v3 = scf.if %g3 -> (tensor<64x64xf16, #blocked>) {
+      %t = tt.descriptor_load %in[%c0, %any] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      scf.yield %t : tensor<64x64xf16, #blocked>
+    } else {
+      scf.yield %fallback : tensor<64x64xf16, #blocked>
+    }
+    tt.return
+  }
+}

@@ -968,6 +968,21 @@ class IRBuilder(BuilderProtocol):
         parent.ops.append(op)
         return op
 
+    def if_then_else(self, cond, result_types, then_fn, else_fn):
+        """scf.if on the i1 `cond` whose regions are built by `then_fn` and `else_fn` (each
+        emits its ops at the insertion point and returns the values to yield, of
+        `result_types`); returns the if's results."""
+        then_blk, else_blk = Block(), Block()
+        op = self.create_if(cond, result_types, then_blk, else_blk)
+        for blk, fn in ((then_blk, then_fn), (else_blk, else_fn)):
+            saved = self.block
+            self.block = blk
+            try:
+                self.create_yield(list(fn() or []))
+            finally:
+                self.block = saved
+        return op.results
+
     def create_while(self, inits, result_types=None):
         """scf.while carrying `inits`, inserted at the current point. `op.before` (arguments of the
         init types) computes the condition and ends with create_condition; `op.after` (arguments

@@ -133,6 +133,12 @@ class BuilderProtocol:
     def descriptor_store(self, desc, offsets, value):
         raise NotImplementedError
 
+    def if_then_else(self, cond, result_types, then_fn, else_fn):
+        """scf.if on an i1 scalar with both regions built by the functions (each returns the
+        handles to yield); returns the results. Only the IR builder needs it (guards around
+        tensor-map copies)."""
+        raise NotImplementedError
+
     def make_block_ptr(self, base, shape, strides, offsets, order, ret_ty):
         """shape/strides: lists of int64 scalars; offsets: int32 scalars; ret_ty is
         pointer_type(block_type(...))."""

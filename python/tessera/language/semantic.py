@@ -1502,6 +1502,28 @@ def _descriptor_other(desc, mask):
     return float("nan") if desc.type.padding == "nan" else 0
 
 
+def _tma_guard(desc, offsets):
+    """Whether a copy through the descriptor's tensor map may start at `offsets`: TMA needs the
+    innermost offset to be a multiple of 16 bytes. True or False for a constant offset, else an
+    i1 scalar computed at run time (srem(offset, 16 / element bytes) == 0; ttng-tma-lowering folds
+    it to true where AxisInfo proves the divisibility)."""
+    step = max(1, 16 // max(1, desc.dtype.primitive_bitwidth // 8))
+    inner = offsets[-1]
+    if not isinstance(inner, tensor):
+        return inner % step == 0
+    return compare("eq", mod(inner, step), 0)
+
+
+def _if_else(cond, ret, then_fn, else_fn):
+    """Both ways under an scf.if on the i1 scalar `cond`: the branch functions return a tensor of
+    type `ret` (or None for none)."""
+    b = current_builder()
+    results = b.if_then_else(cond.handle, [ret] if ret is not None else [],
+                             lambda: [then_fn().handle] if ret is not None else then_fn(),
+                             lambda: [else_fn().handle] if ret is not None else else_fn())
+    return tensor(results[0], ret) if ret is not None else None
+
+
 def _tensor_map_offsets(desc, offsets):
     """The int32 offsets of a copy through the descriptor's TMA tensor map, or None when it has
     none or an offset is a 64-bit value (TMA coordinates are 32-bit: such accesses stay pointer
@@ -1526,13 +1548,24 @@ def descriptor_load(desc, offsets, cache_modifier="", eviction_policy=""):
     desc = _descriptor(desc, what)
     offsets = _descriptor_offsets(desc, offsets, what)
     coords = _tensor_map_offsets(desc, offsets)
-    if coords is not None:  # the copy engine: zero fill out of bounds, as the pointer path's mask
+
+    def by_pointers():
+        ptrs, mask = _descriptor_access(desc, offsets, desc.block_type.shape)
+        return load(ptrs, mask, _descriptor_other(desc, mask), cache_modifier=cache_modifier,
+                    eviction_policy=eviction_policy)
+
+    def by_tma():  # the copy engine: zero fill out of bounds, as the pointer path's mask
         ret = desc.block_type
-        h = current_builder().descriptor_load(desc.tensor_map.handle, [c.handle for c in coords], ret)
-        return tensor(h, ret)
-    ptrs, mask = _descriptor_access(desc, offsets, desc.block_type.shape)
-    return load(ptrs, mask, _descriptor_other(desc, mask), cache_modifier=cache_modifier,
-                eviction_policy=eviction_policy)
+        return tensor(current_builder().descriptor_load(desc.tensor_map.handle, [c.handle for c in coords], ret),
+                      ret)
+    if coords is None:
+        return by_pointers()
+    guard = _tma_guard(desc, offsets)
+    if guard is True:
+        return by_tma()
+    if guard is False:
+        return by_pointers()
+    return _if_else(guard, desc.block_type, by_tma, by_pointers)
 
 
 def _descriptor_value(desc, value, shape, what):
@@ -1549,12 +1582,21 @@ def descriptor_store(desc, offsets, value):
     offsets = _descriptor_offsets(desc, offsets, what)
     value = _descriptor_value(desc, value, desc.block_shape, what)
     coords = _tensor_map_offsets(desc, offsets)
-    if coords is not None:  # the copy engine writes the in-bounds elements only
-        current_builder().descriptor_store(desc.tensor_map.handle, [c.handle for c in coords],
-                                           cast(value, desc.dtype).handle)
-        return None
-    ptrs, mask = _descriptor_access(desc, offsets, desc.block_type.shape)
-    store(ptrs, cast(value, desc.dtype), mask)
+    value = cast(value, desc.dtype)
+
+    def by_pointers():
+        ptrs, mask = _descriptor_access(desc, offsets, desc.block_type.shape)
+        store(ptrs, value, mask)
+
+    def by_tma():  # the copy engine writes the in-bounds elements only
+        current_builder().descriptor_store(desc.tensor_map.handle, [c.handle for c in coords], value.handle)
+    guard = _tma_guard(desc, offsets) if coords is not None else False
+    if guard is True:
+        by_tma()
+    elif guard is False:
+        by_pointers()
+    else:
+        _if_else(guard, None, by_tma, by_pointers)
     return None
 
 

@@ -83,3 +83,28 @@ def test_effects_see_stores_through_the_tensor_map():
     k = compile_copy()
     eff = k.metadata["effects"]
     assert eff["dst"]["effect"] == "written" and eff["src"]["effect"] == "read", eff
+
+
+@tessera.jit
+def desc_tile_at(src, out, om, on, BM: tl.constexpr, BN: tl.constexpr):
+    v = src.load([om, on])
+    rm, rn = tl.arange(0, BM), tl.arange(0, BN)
+    tl.store(out + rm[:, None] * BN + rn[None, :], v)
+
+
+def test_unaligned_inner_offsets_fall_back_at_run_time():
+    # TMA needs 16-byte aligned inner offsets: an i32 offset of unknown alignment gets a run-time
+    # guard (TMA when aligned, pointer accesses otherwise); one the launcher specialized as
+    # divisible by 16 is proven aligned and keeps only the copy; a constant decides while tracing.
+    def ptx(on, sig_on):
+        return tessera.compile(desc_tile_at, signature={"src": "tensordesc<fp32[32, 64], tma>", "out": "*fp32:16",
+                                                        "om": "i32", "on": sig_on} if on is None else
+                               {"src": "tensordesc<fp32[32, 64], tma>", "out": "*fp32:16", "om": "i32"},
+                               constexprs={"BM": 32, "BN": 64, **({} if on is None else {"on": on})},
+                               target="cuda:90").asm["ptx"]
+    guarded = ptx(None, "i32")
+    assert "cp.async.bulk.tensor" in guarded and "ld.global" in guarded
+    proven = ptx(None, "i32:16")
+    assert "cp.async.bulk.tensor" in proven and "ld.global" not in proven
+    assert "ld.global" not in ptx(8, None) and "cp.async.bulk.tensor" in ptx(8, None)
+    assert "cp.async.bulk.tensor" not in ptx(6, None)

@@ -12,8 +12,12 @@
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
 
+#include "tessera/Analysis/AxisInfo.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::tessera::ttng {
 #define GEN_PASS_DEF_TMALOWERING
@@ -79,11 +83,45 @@ std::string unsupported(Value desc) {
   return "";
 }
 
+/// The front end guards a copy through a tensor map whose inner offset it
+/// cannot check while tracing: `scf.if (srem(off, k) == 0) { descriptor op }
+/// else { pointer accesses }` (TMA needs 16-byte aligned inner offsets). Where
+/// AxisInfo proves `off` divisible by k (pid * BLOCK, an argument the launcher
+/// specialized as divisible by 16, ...), the condition becomes true, and
+/// canonicalization drops the other branch.
+void foldProvenGuards(ModuleOp m) {
+  ModuleAxisInfo axis(m);
+  SmallVector<arith::CmpIOp> proven;
+  m.walk([&](scf::IfOp ifOp) {
+    bool guardsCopy = false;
+    ifOp.getThenRegion().walk([&](Operation *op) {
+      guardsCopy |= isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op);
+    });
+    auto cmp = ifOp.getCondition().getDefiningOp<arith::CmpIOp>();
+    if (!guardsCopy || !cmp || cmp.getPredicate() != arith::CmpIPredicate::eq ||
+        !matchPattern(cmp.getRhs(), m_Zero()))
+      return;
+    auto rem = cmp.getLhs().getDefiningOp<arith::RemSIOp>();
+    APInt k;
+    if (!rem || !matchPattern(rem.getRhs(), m_ConstantInt(&k)) || k.getSExtValue() <= 0)
+      return;
+    AxisInfo info = axis.get(rem.getLhs());
+    if (info.isInitialized() && info.getRank() >= 1 &&
+        info.getDivisibility(0) % k.getSExtValue() == 0)
+      proven.push_back(cmp);
+  });
+  for (arith::CmpIOp cmp : proven) {
+    OpBuilder b(cmp);
+    cmp.replaceAllUsesWith(arith::ConstantIntOp::create(b, cmp.getLoc(), 1, 1).getResult());
+  }
+}
+
 struct TMALoweringPass : public ttng::impl::TMALoweringBase<TMALoweringPass> {
   void runOnOperation() override {
     ModuleOp m = getOperation();
     if (targetCapability(m) < 90)
       return;
+    foldProvenGuards(m);
     MLIRContext *ctx = &getContext();
     auto barrierEnc = ttg::SwizzledSharedEncodingAttr::get(
         ctx, 1, 1, 1, {0}, ttg::CTALayoutAttr::getDefault(ctx, 1));
