@@ -104,7 +104,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // The front end's guard around a copy whose inner offset it could not check
 // (TMA needs it 16-byte aligned): folded to true where AxisInfo proves the
 // divisibility (a multiple of 64, an argument specialized as divisible by
-// 16), kept where it cannot (a plain i32 argument).
+// 16): the then-branch replaces the if; kept where it cannot (a plain i32
+// argument).
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
   // CHECK-LABEL: @guards
@@ -114,8 +115,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %c64 = arith.constant 64 : i32
     %pid = tt.get_program_id x : i32
     %off = arith.muli %pid, %c64 : i32
-    // CHECK: %[[T1:.*]] = arith.constant true
-    // CHECK: scf.if %[[T1]]
+    // CHECK-NOT: scf.if
+    // CHECK: ttng.async_tma_copy_global_to_local %arg0[%{{.*}}, %{{.*}}]
+    // CHECK-NOT: scf.if
+    // CHECK: ttng.async_tma_copy_global_to_local %arg0[%{{.*}}, %arg2]
     %r1 = arith.remsi %off, %c8 : i32
     %g1 = arith.cmpi eq, %r1, %c0 : i32
     %v1 = scf.if %g1 -> (tensor<64x64xf16, #blocked>) {
@@ -124,7 +127,6 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     } else {
       scf.yield %fallback : tensor<64x64xf16, #blocked>
     }
-    // CHECK: scf.if %[[T1]]
     %r2 = arith.remsi %div16, %c8 : i32
     %g2 = arith.cmpi eq, %r2, %c0 : i32
     %v2 = scf.if %g2 -> (tensor<64x64xf16, #blocked>) {
@@ -143,6 +145,65 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
       scf.yield %t : tensor<64x64xf16, #blocked>
     } else {
       scf.yield %fallback : tensor<64x64xf16, #blocked>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// A K loop's descriptor loads are pipelined over 3 stages: rings of 3
+// buffers and 3 mbarriers, iterations 0 and 1 started before the loop,
+// iteration j waits on barrier j % 3 (phase (j / 3) & 1) and starts
+// iteration j + 2 (predicated on it existing), the barriers invalidated
+// after the loop.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: @kloop
+  // CHECK: %[[RING:.*]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<3x64x64xf16
+  // CHECK: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64
+  // CHECK-COUNT-3: ttng.init_barrier
+  // CHECK: ttng.barrier_expect %{{.*}}, 8192, %{{.*}}
+  // CHECK: ttng.async_tma_copy_global_to_local
+  // CHECK: ttng.barrier_expect %{{.*}}, 8192, %{{.*}}
+  // CHECK: ttng.async_tma_copy_global_to_local
+  // CHECK: scf.for %[[IV:.*]] = %[[LB:.*]] to
+  // CHECK:   %[[J:.*]] = arith.divsi
+  // CHECK:   %[[SLOT:.*]] = arith.remsi %[[J]], %c3_i32
+  // CHECK:   %[[PH:.*]] = arith.andi
+  // CHECK:   %[[B:.*]] = ttg.memdesc_index %[[BARS]][%[[SLOT]]]
+  // CHECK:   ttng.wait_barrier %[[B]], %[[PH]]
+  // CHECK:   %[[V:.*]] = ttg.memdesc_index %[[RING]][%[[SLOT]]]
+  // CHECK:   ttg.local_load %[[V]]
+  // CHECK:   ttng.barrier_expect
+  // CHECK:   ttng.async_tma_copy_global_to_local
+  // CHECK:   scf.yield
+  // CHECK-COUNT-3: ttng.inval_barrier
+  // CHECK-NOT: tt.descriptor_load
+  tt.func public @kloop(%in: !tt.tensordesc<tensor<64x64xf16>>, %n: i32, %acc0: tensor<64x64xf16, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf16, #blocked>) : i32 {
+      %off = arith.muli %k, %c64 : i32
+      %t = tt.descriptor_load %in[%c0, %off] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %s = arith.addf %acc, %t : tensor<64x64xf16, #blocked>
+      scf.yield %s : tensor<64x64xf16, #blocked>
+    }
+    tt.return
+  }
+
+  // A loop that stores keeps its loads synchronous.
+  // CHECK-LABEL: @writes
+  // CHECK: scf.for
+  // CHECK: ttng.init_barrier
+  // CHECK: ttng.wait_barrier %{{.*}}, %c0_i32
+  tt.func public @writes(%in: !tt.tensordesc<tensor<64x64xf16>>, %out: !tt.tensordesc<tensor<64x64xf16>>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %k = %c0 to %n step %c1 : i32 {
+      %t = tt.descriptor_load %in[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      tt.descriptor_store %out[%c0, %c0], %t : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
     }
     tt.return
   }

@@ -108,7 +108,7 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True, num
     is False (TESSERA_DISABLE_PIPELINE)."""
     pipelined = f"ttg-pipeline{{num-stages={num_stages}}}, " if pipeline and int(cc) >= 80 else ""
     # Descriptor accesses through tensor maps (host descriptors on sm_90+) become TMA copies.
-    tma = "ttng-tma-lowering, " if int(cc) >= 90 else ""
+    tma = (f"ttng-tma-lowering{{num-stages={num_stages if pipeline else 1}}}, " if int(cc) >= 90 else "")
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
             f"num-ctas={num_ctas} target=cuda:{cc}}}, {tma}{MEMORY_LAYOUT_PASSES if coalesce else ''}"
             f"ttg-accelerate-matmul, {EPILOGUE_PASSES if coalesce else ''}canonicalize, {pipelined}cse)")

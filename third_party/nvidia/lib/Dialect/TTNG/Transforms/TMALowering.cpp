@@ -17,7 +17,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tessera::ttng {
 #define GEN_PASS_DEF_TMALOWERING
@@ -88,10 +91,10 @@ std::string unsupported(Value desc) {
 /// else { pointer accesses }` (TMA needs 16-byte aligned inner offsets). Where
 /// AxisInfo proves `off` divisible by k (pid * BLOCK, an argument the launcher
 /// specialized as divisible by 16, ...), the condition becomes true, and
-/// canonicalization drops the other branch.
+/// its then-branch replaces the if.
 void foldProvenGuards(ModuleOp m) {
   ModuleAxisInfo axis(m);
-  SmallVector<arith::CmpIOp> proven;
+  SmallVector<scf::IfOp> proven;
   m.walk([&](scf::IfOp ifOp) {
     bool guardsCopy = false;
     ifOp.getThenRegion().walk([&](Operation *op) {
@@ -108,15 +111,190 @@ void foldProvenGuards(ModuleOp m) {
     AxisInfo info = axis.get(rem.getLhs());
     if (info.isInitialized() && info.getRank() >= 1 &&
         info.getDivisibility(0) % k.getSExtValue() == 0)
-      proven.push_back(cmp);
+      proven.push_back(ifOp);
   });
-  for (arith::CmpIOp cmp : proven) {
-    OpBuilder b(cmp);
-    cmp.replaceAllUsesWith(arith::ConstantIntOp::create(b, cmp.getLoc(), 1, 1).getResult());
+  // The then-branch replaces the if (so that loop pipelining sees the copy
+  // in the loop body); the guard's computation is left to canonicalization.
+  for (scf::IfOp ifOp : proven) {
+    Block &then = ifOp.getThenRegion().front();
+    auto yield = cast<scf::YieldOp>(then.getTerminator());
+    SmallVector<Value> results(yield.getOperands());
+    yield.erase();
+    ifOp->getBlock()->getOperations().splice(Block::iterator(ifOp), then.getOperations());
+    ifOp.replaceAllUsesWith(results);
+    ifOp.erase();
   }
 }
 
+Value i32Const(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
+/// Whether iteration `iv + ahead * step` exists (iv < ub), in 64 bits so that
+/// stepping past the end cannot wrap.
+Value inRangeAhead(OpBuilder &b, Location loc, Value iv, Value step, Value ub, int64_t ahead) {
+  Type i64 = b.getI64Type();
+  Value iv64 = arith::ExtSIOp::create(b, loc, i64, iv);
+  Value step64 = arith::ExtSIOp::create(b, loc, i64, step);
+  Value ub64 = arith::ExtSIOp::create(b, loc, i64, ub);
+  Value k = arith::ConstantIntOp::create(b, loc, ahead, 64);
+  Value at = arith::AddIOp::create(b, loc, iv64, arith::MulIOp::create(b, loc, step64, k));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, ub64);
+}
+
+int64_t blockBytes(RankedTensorType block) {
+  int64_t bytes = std::max<int64_t>(1, block.getElementTypeBitWidth() / 8);
+  for (int64_t d : block.getShape())
+    bytes *= d;
+  return bytes;
+}
+
+/// The pure ops of `loop`'s body that compute the loads' coordinates from
+/// the induction variable and loop-invariant values, in program order; fails
+/// on anything else (a loop-carried value, an op with effects or regions).
+FailureOr<SmallVector<Operation *>> coordinateSlice(scf::ForOp loop,
+                                                    ArrayRef<tt::DescriptorLoadOp> loads) {
+  Block *body = loop.getBody();
+  llvm::SetVector<Operation *> ops;
+  SmallVector<Value> work;
+  for (tt::DescriptorLoadOp l : loads)
+    work.append(l.getIndices().begin(), l.getIndices().end());
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == body && arg != loop.getInductionVar())
+        return failure();
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!loop->isAncestor(def))
+      continue;
+    if (def->getBlock() != body || def->getNumRegions() != 0 || !isPure(def))
+      return failure();
+    if (ops.insert(def))
+      work.append(def->getOperands().begin(), def->getOperands().end());
+  }
+  SmallVector<Operation *> ordered(ops.begin(), ops.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+/// Pipelines the descriptor loads of `loop` over `stages` stages (Passes.td);
+/// false when the loop does not qualify (its loads are then lowered one by
+/// one).
+bool pipelineLoop(scf::ForOp loop, int stages, Type barrierType) {
+  if (stages < 2 || !loop.getInductionVar().getType().isInteger(32))
+    return false;
+  Block *body = loop.getBody();
+  SmallVector<tt::DescriptorLoadOp> loads;
+  for (auto l : body->getOps<tt::DescriptorLoadOp>())
+    if (unsupported(l.getDesc()).empty())
+      loads.push_back(l);
+  if (loads.empty())
+    return false;
+  bool writes = false;
+  loop->walk([&](Operation *op) {
+    writes |= isa<tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp, tt::CallOp, tt::DescriptorStoreOp>(op);
+  });
+  if (writes)
+    return false;
+  FailureOr<SmallVector<Operation *>> slice = coordinateSlice(loop, loads);
+  if (failed(slice))
+    return false;
+
+  MLIRContext *ctx = loop.getContext();
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+  Attribute smem = ttg::SharedMemorySpaceAttr::get(ctx);
+  struct Ring {
+    tt::DescriptorLoadOp load;
+    Value buffer;
+    ttg::MemDescType slot;
+  };
+  SmallVector<Ring> rings;
+  int64_t bytes = 0;
+  for (tt::DescriptorLoadOp load : loads) {
+    RankedTensorType block = load.getDesc().getType().getBlockType();
+    ttg::MemDescType slot = blockBuffer(block, true);
+    SmallVector<int64_t> shape{stages};
+    shape.append(block.getShape().begin(), block.getShape().end());
+    auto bufType = ttg::MemDescType::get(shape, block.getElementType(), slot.getEncoding(), smem, true);
+    rings.push_back({load,
+                     ttg::LocalAllocOp::create(b, loc, bufType, Value(),
+                                               b.getI32IntegerAttr(kTMABufferAlignment))
+                         .getResult(),
+                     slot});
+    bytes += blockBytes(block);
+  }
+  auto barSlot = cast<ttg::MemDescType>(barrierType);
+  auto barsType = ttg::MemDescType::get({stages, 1}, barSlot.getElementType(), barSlot.getEncoding(),
+                                        smem, true);
+  Value bars = ttg::LocalAllocOp::create(b, loc, barsType, Value(), IntegerAttr());
+  auto barrierAt = [&](OpBuilder &ob, Value index) {
+    return ttg::MemDescIndexOp::create(ob, loc, barSlot, bars, index).getResult();
+  };
+  for (int s = 0; s < stages; ++s)
+    ttng::InitBarrierOp::create(b, loc, barrierAt(b, i32Const(b, loc, s)), 1);
+
+  // Starts the copies of the iteration numbered `iter` (i32), whose
+  // induction variable is `iv`, where `inRange` holds.
+  auto issue = [&](OpBuilder &ob, Value iv, Value iter, Value inRange) {
+    IRMapping map;
+    map.map(loop.getInductionVar(), iv);
+    for (Operation *op : *slice)
+      ob.clone(*op, map);
+    Value slotIndex = arith::RemSIOp::create(ob, loc, iter, i32Const(ob, loc, stages));
+    Value bar = barrierAt(ob, slotIndex);
+    ttng::BarrierExpectOp::create(ob, loc, bar, bytes, inRange);
+    for (Ring &r : rings) {
+      SmallVector<Value> coords;
+      for (Value c : r.load.getIndices())
+        coords.push_back(map.lookupOrDefault(c));
+      Value view = ttg::MemDescIndexOp::create(ob, loc, r.slot, r.buffer, slotIndex);
+      ttng::AsyncTMACopyGlobalToLocalOp::create(ob, loc, r.load.getDesc(), coords, view, bar, inRange);
+    }
+  };
+
+  // Prologue: iterations 0 .. S-2.
+  for (int p = 0; p + 1 < stages; ++p) {
+    Value iv = arith::AddIOp::create(b, loc, lb,
+                                     arith::MulIOp::create(b, loc, step, i32Const(b, loc, p)));
+    issue(b, iv, i32Const(b, loc, p), inRangeAhead(b, loc, lb, step, ub, p));
+  }
+
+  // The body: wait for this iteration's blocks, read them, start iteration
+  // j + S - 1.
+  OpBuilder bb = OpBuilder::atBlockBegin(body);
+  Value iv = loop.getInductionVar();
+  Value iter = arith::DivSIOp::create(bb, loc, arith::SubIOp::create(bb, loc, iv, lb), step);
+  Value slotIndex = arith::RemSIOp::create(bb, loc, iter, i32Const(bb, loc, stages));
+  Value phase = arith::AndIOp::create(
+      bb, loc, arith::DivSIOp::create(bb, loc, iter, i32Const(bb, loc, stages)), i32Const(bb, loc, 1));
+  ttng::WaitBarrierOp::create(bb, loc, barrierAt(bb, slotIndex), phase);
+  for (Ring &r : rings) {
+    Value view = ttg::MemDescIndexOp::create(bb, loc, r.slot, r.buffer, slotIndex);
+    Value v = ttg::LocalLoadOp::create(bb, loc, r.load.getType(), view, Value());
+    r.load.replaceAllUsesWith(v);
+  }
+  OpBuilder eb(body->getTerminator());
+  Value ivAhead = arith::AddIOp::create(
+      eb, loc, iv, arith::MulIOp::create(eb, loc, step, i32Const(eb, loc, stages - 1)));
+  Value iterAhead = arith::AddIOp::create(eb, loc, iter, i32Const(eb, loc, stages - 1));
+  issue(eb, ivAhead, iterAhead, inRangeAhead(eb, loc, iv, step, ub, stages - 1));
+  for (Ring &r : rings)
+    r.load.erase();
+
+  // After the loop: no copy is in flight (those past the end never started).
+  OpBuilder ab(loop->getBlock(), ++Block::iterator(loop));
+  for (int s = 0; s < stages; ++s)
+    ttng::InvalBarrierOp::create(ab, loc, barrierAt(ab, i32Const(ab, loc, s)));
+  return true;
+}
+
 struct TMALoweringPass : public ttng::impl::TMALoweringBase<TMALoweringPass> {
+  using TMALoweringBase::TMALoweringBase;
+
   void runOnOperation() override {
     ModuleOp m = getOperation();
     if (targetCapability(m) < 90)
@@ -127,6 +305,16 @@ struct TMALoweringPass : public ttng::impl::TMALoweringBase<TMALoweringPass> {
         ctx, 1, 1, 1, {0}, ttg::CTALayoutAttr::getDefault(ctx, 1));
     auto barrierType = ttg::MemDescType::get({1}, IntegerType::get(ctx, 64), barrierEnc,
                                              ttg::SharedMemorySpaceAttr::get(ctx), true);
+    // Loops first (innermost first): their descriptor loads become pipelined
+    // copies; what is left is lowered one by one below.
+    SmallVector<scf::ForOp> loops;
+    m.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      int stages = numStages;
+      if (auto attr = loop->getAttrOfType<IntegerAttr>("tt.num_stages"))
+        stages = int(attr.getInt());
+      pipelineLoop(loop, stages, barrierType);
+    }
     bool failed = false;
     m.walk([&](Operation *op) {
       auto load = dyn_cast<tt::DescriptorLoadOp>(op);

@@ -28,7 +28,24 @@ def TMALowering : Pass<"ttng-tma-lowering", "mlir::ModuleOp"> {
     Descriptors of other ranks, created in the kernel or reaching through
     calls are errors at the op (Tessera's front end lowers those to pointer
     accesses instead). Below sm_90 the pass does nothing.
+
+    Pipelining: in an `scf.for` with an i32 induction variable that writes no
+    memory, the descriptor loads of its body (not nested) whose coordinates
+    are computed from loop-invariant values and the induction variable by
+    pure ops are started S - 1 iterations ahead (S: the loop's
+    `tt.num_stages`, else the `num-stages` option; fewer than 2 leaves the
+    loop synchronous). Each load gets a ring of S buffers and the loop S
+    mbarriers: the prologue starts iterations 0 .. S-2; iteration j waits
+    on barrier j % S for phase (j / S) & 1, reads its blocks from slot j % S,
+    then starts iteration j + S - 1 into slot (j - 1) % S (predicated off
+    past the end; ttg-membar puts the CTA barrier that orders the previous
+    iteration's reads before it); after the loop the barriers are
+    invalidated.
   }];
+  let options = [
+    Option<"numStages", "num-stages", "int", "3",
+           "Stages of the TMA pipeline of a loop without tt.num_stages">
+  ];
   let dependentDialects = ["mlir::tessera::ttg::TTGDialect", "mlir::tessera::ttng::TTNGDialect"];
 }
 
