@@ -109,9 +109,10 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True, num
     pipelined = f"ttg-pipeline{{num-stages={num_stages}}}, " if pipeline and int(cc) >= 80 else ""
     # Descriptor accesses through tensor maps (host descriptors on sm_90+) become TMA copies.
     tma = (f"ttng-tma-lowering{{num-stages={num_stages if pipeline else 1}}}, " if int(cc) >= 90 else "")
+    tma_operands = "ttng-tma-operands, " if int(cc) >= 90 else ""
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
             f"num-ctas={num_ctas} target=cuda:{cc}}}, {tma}{MEMORY_LAYOUT_PASSES if coalesce else ''}"
-            f"ttg-accelerate-matmul, {EPILOGUE_PASSES if coalesce else ''}canonicalize, {pipelined}cse)")
+            f"ttg-accelerate-matmul, {tma_operands}{EPILOGUE_PASSES if coalesce else ''}canonicalize, {pipelined}cse)")
 
 
 LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "

@@ -24,6 +24,7 @@
 
 namespace mlir::tessera::ttng {
 #define GEN_PASS_DEF_TMALOWERING
+#define GEN_PASS_DEF_TMAOPERANDS
 #include "tessera/NVIDIA/Dialect/TTNG/Transforms/Passes.h.inc"
 } // namespace mlir::tessera::ttng
 
@@ -274,8 +275,9 @@ bool pipelineLoop(scf::ForOp loop, int stages, Type barrierType) {
   ttng::WaitBarrierOp::create(bb, loc, barrierAt(bb, slotIndex), phase);
   for (Ring &r : rings) {
     Value view = ttg::MemDescIndexOp::create(bb, loc, r.slot, r.buffer, slotIndex);
-    Value v = ttg::LocalLoadOp::create(bb, loc, r.load.getType(), view, Value());
-    r.load.replaceAllUsesWith(v);
+    auto v = ttg::LocalLoadOp::create(bb, loc, r.load.getType(), view, Value());
+    v->setAttr("ttng.tma_slot", bb.getUnitAttr()); // see ttng-tma-operands
+    r.load.replaceAllUsesWith(v.getResult());
   }
   OpBuilder eb(body->getTerminator());
   Value ivAhead = arith::AddIOp::create(
@@ -359,6 +361,67 @@ struct TMALoweringPass : public ttng::impl::TMALoweringBase<TMALoweringPass> {
     });
     if (failed)
       signalPassFailure();
+  }
+};
+
+} // namespace
+
+namespace {
+
+/// The ring slot a value was read from by ttng-tma-lowering's pipeline, when
+/// `v` is that read (a marked ttg.local_load) of 16-bit elements.
+Value tmaSlotOf(Value v) {
+  auto load = v.getDefiningOp<ttg::LocalLoadOp>();
+  if (!load || !load->hasAttr("ttng.tma_slot") ||
+      load.getType().getElementTypeBitWidth() != 16)
+    return {};
+  return load.getSrc();
+}
+
+bool sameBuffer(ttg::MemDescType a, ttg::MemDescType b) {
+  return a.getShape() == b.getShape() && a.getElementType() == b.getElementType() &&
+         a.getEncoding() == b.getEncoding();
+}
+
+struct TMAOperandsPass : public ttng::impl::TMAOperandsBase<TMAOperandsPass> {
+  void runOnOperation() override {
+    llvm::SetVector<Operation *> maybeDead;
+    getOperation().walk([&](ttng::WarpGroupDotOp dot) {
+      if (dot.getIsAsync())
+        return;
+      for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()}) {
+        Operation *def = operand->get().getDefiningOp();
+        Value slot;
+        if (auto alloc = dyn_cast_or_null<ttg::LocalAllocOp>(def)) {
+          if (alloc.getSrc())
+            if (Value s = tmaSlotOf(alloc.getSrc()))
+              if (sameBuffer(cast<ttg::MemDescType>(s.getType()), alloc.getType()))
+                slot = s;
+        } else if (auto cvt = dyn_cast_or_null<ttg::ConvertLayoutOp>(def)) {
+          // Operand a from registers: read it from the slot instead when the
+          // slot is K-major (as wgmma wants a from shared memory).
+          if (operand == &dot.getAMutable())
+            if (Value s = tmaSlotOf(cvt.getSrc()))
+              if (auto enc = dyn_cast<ttg::NVMMASharedEncodingAttr>(
+                      cast<ttg::MemDescType>(s.getType()).getEncoding()))
+                if (!enc.getTransposed())
+                  slot = s;
+        }
+        if (!slot)
+          continue;
+        operand->set(slot);
+        maybeDead.insert(def);
+      }
+    });
+    // The stores and conversions (and the reads feeding them) left unused.
+    for (Operation *op : maybeDead) {
+      if (!op->use_empty())
+        continue;
+      Operation *src = op->getOperand(0).getDefiningOp();
+      op->erase();
+      if (src && src->use_empty() && isa<ttg::LocalLoadOp>(src))
+        src->erase();
+    }
   }
 };
 

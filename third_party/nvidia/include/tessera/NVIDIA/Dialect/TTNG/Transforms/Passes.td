@@ -49,4 +49,19 @@ def TMALowering : Pass<"ttng-tma-lowering", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::tessera::ttg::TTGDialect", "mlir::tessera::ttng::TTNGDialect"];
 }
 
+def TMAOperands : Pass<"ttng-tma-operands", "mlir::ModuleOp"> {
+  let summary = "Let warpgroup dots read their operands from the TMA buffers they were loaded into.";
+  let description = [{
+    After ttg-accelerate-matmul: an operand of a `ttng.warp_group_dot` that is
+    a block ttng-tma-lowering's pipeline read out of a ring slot
+    (`ttg.local_load` marked `ttng.tma_slot`), stored again into a buffer of
+    the same layout (`ttg.local_alloc`, operand b or a) or converted into
+    registers (operand a), becomes the ring slot itself: the dot reads the
+    block where TMA put it. Only 16-bit elements (wgmma reads those in either
+    major order) and synchronous dots (the slot is refilled S - 1 iterations
+    later). The copies and conversions left unused are erased.
+  }];
+  let dependentDialects = ["mlir::tessera::ttg::TTGDialect", "mlir::tessera::ttng::TTNGDialect"];
+}
+
 #endif // TESSERA_NVIDIA_DIALECT_TTNG_TRANSFORMS_PASSES_TD
