@@ -17,13 +17,26 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     // CHECK: ttng.async_tma_copy_global_to_local %arg0[%arg2, %arg3] %[[BUF]], %[[BAR]], %true
     // CHECK: ttng.wait_barrier %[[BAR]], %c0_i32
     // CHECK: ttng.inval_barrier %[[BAR]]
-    // CHECK: %[[V:.*]] = ttg.local_load %[[BUF]] : !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{{.*}}>, #ttg.shared_memory, mutable> -> tensor<64x64xf16, #ttg.blocked<{{.*}}>>
+    // CHECK: %[[V:.*]] = ttg.local_load %[[BUF]] {ttng.tma_slot} : !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{{.*}}>, #ttg.shared_memory, mutable> -> tensor<64x64xf16, #ttg.blocked<{{.*}}>>
     %v = tt.descriptor_load %in[%x, %y] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
-    // CHECK: %[[S:.*]] = ttg.local_alloc %[[V]] {alignment = 1024 : i32} : (tensor<64x64xf16, #ttg.blocked<{{.*}}>>) -> !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, {{.*}}}>, #ttg.shared_memory>
-    // CHECK: ttng.async_tma_copy_local_to_global %arg1[%arg3, %arg2] %[[S]]
+    // A block stored as it was loaded goes out of the load's buffer.
+    // CHECK: ttng.async_tma_copy_local_to_global %arg1[%arg3, %arg2] %[[BUF]]
     // CHECK: ttng.async_tma_store_wait {pendings = 0 : i32}
     // CHECK-NOT: tt.descriptor_
     tt.descriptor_store %out[%y, %x], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    tt.return
+  }
+
+  // A computed block is stored into a buffer of the TMA layout first.
+  // CHECK-LABEL: @add_one
+  tt.func public @add_one(%in: !tt.tensordesc<tensor<64x64xf16>>, %out: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) {
+    %one = arith.constant dense<1.0> : tensor<64x64xf16, #blocked>
+    %v = tt.descriptor_load %in[%x, %x] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    %w = arith.addf %v, %one : tensor<64x64xf16, #blocked>
+    // CHECK: %[[W:.*]] = arith.addf
+    // CHECK: %[[S:.*]] = ttg.local_alloc %[[W]] {alignment = 1024 : i32} : (tensor<64x64xf16, #ttg.blocked<{{.*}}>>) -> !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, {{.*}}}>, #ttg.shared_memory>
+    // CHECK: ttng.async_tma_copy_local_to_global %arg1[%arg2, %arg2] %[[S]]
+    tt.descriptor_store %out[%x, %x], %w : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
     tt.return
   }
 
@@ -46,6 +59,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
   // MEMBAR: ttng.wait_barrier
   // MEMBAR-NEXT: ttg.barrier
   // MEMBAR-NEXT: ttng.inval_barrier
+  // MEMBAR-LABEL: @add_one
   // MEMBAR: ttg.local_alloc %{{.*}} {alignment = 1024 : i32
   // MEMBAR-NEXT: ttg.barrier
   // MEMBAR-NEXT: ttng.async_tma_copy_local_to_global

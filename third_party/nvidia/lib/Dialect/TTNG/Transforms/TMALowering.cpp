@@ -348,13 +348,27 @@ struct TMALoweringPass : public ttng::impl::TMALoweringBase<TMALoweringPass> {
         Value phase = arith::ConstantIntOp::create(b, loc, 0, 32);
         ttng::WaitBarrierOp::create(b, loc, bar, phase);
         ttng::InvalBarrierOp::create(b, loc, bar);
-        Value v = ttg::LocalLoadOp::create(b, loc, load.getType(), buf, Value());
-        load.replaceAllUsesWith(v);
+        auto v = ttg::LocalLoadOp::create(b, loc, load.getType(), buf, Value());
+        v->setAttr("ttng.tma_slot", b.getUnitAttr());
+        load.replaceAllUsesWith(v.getResult());
         load.erase();
       } else {
-        auto buf = ttg::LocalAllocOp::create(b, loc, blockBuffer(block, false), store.getSrc(),
-                                             b.getI32IntegerAttr(kTMABufferAlignment));
-        ttng::AsyncTMACopyLocalToGlobalOp::create(b, loc, desc, store.getIndices(), buf);
+        // A block stored as TMA loaded it (a copy) is stored from the load's
+        // buffer: no round trip through registers. The buffer is not written
+        // again in this block (a pipelined loop has no stores).
+        Value src;
+        if (auto ld = store.getSrc().getDefiningOp<ttg::LocalLoadOp>())
+          if (ld->hasAttr("ttng.tma_slot") && ld->getBlock() == store->getBlock()) {
+            auto t = cast<ttg::MemDescType>(ld.getSrc().getType());
+            ttg::MemDescType want = blockBuffer(block, false);
+            if (t.getShape() == want.getShape() && t.getElementType() == want.getElementType() &&
+                t.getEncoding() == want.getEncoding())
+              src = ld.getSrc();
+          }
+        if (!src)
+          src = ttg::LocalAllocOp::create(b, loc, blockBuffer(block, false), store.getSrc(),
+                                          b.getI32IntegerAttr(kTMABufferAlignment));
+        ttng::AsyncTMACopyLocalToGlobalOp::create(b, loc, desc, store.getIndices(), src);
         ttng::AsyncTMAStoreWaitOp::create(b, loc, 0);
         store.erase();
       }
