@@ -324,6 +324,21 @@ int64_t Launcher::leaf(PyObject *v, size_t param, std::vector<int> &path,
 PyObject *Launcher::argKey(PyObject *v, size_t param, std::vector<int> &path,
                            const SpecConfig &spec, Walk &w) {
   if (!PyTuple_Check(v) && !PyList_Check(v)) {
+    // Another library's object that stands for one of ours (Triton's host
+    // TensorDescriptor): Python converts it, the walk goes on with ours.
+    // Tensors, numbers, None and tensor maps never ask.
+    if (foreignArgument && v != Py_None && !PyLong_Check(v) && !PyFloat_Check(v) &&
+        !PyBytes_Check(v) &&
+        !(tensorType && PyObject_TypeCheck(v, reinterpret_cast<PyTypeObject *>(tensorType.ptr())))) {
+      PyObject *r = PyObject_CallOneArg(foreignArgument.ptr(), v);
+      if (!r)
+        return nullptr;
+      if (r != Py_None) {
+        w.keepAlive.push_back(py::reinterpret_steal<py::object>(r));
+        return argKey(r, param, path, spec, w);
+      }
+      Py_DECREF(r);
+    }
     int64_t c = leaf(v, param, path, spec, w);
     return c < 0 ? nullptr : PyLong_FromLongLong(c);
   }
@@ -960,6 +975,7 @@ void registerLauncher(py::module_ &m) {
       .def("_set_scratch_allocator",
            [](Launcher &l, py::object allocate) { l.allocateScratch = allocate; })
       .def("_set_constexpr_key", [](Launcher &l, py::object fn) { l.constexprKey = fn; })
+      .def("_set_foreign_argument", [](Launcher &l, py::object fn) { l.foreignArgument = fn; })
       .def("_set_torch",
            [](Launcher &l, py::object tensorType, py::dict dtypeCodes, py::object currentStream,
               py::object currentDevice) {

@@ -82,6 +82,7 @@ public:
   SpecConfig launchSpec;
   py::object constexprType, describe, miss, checkGlobals, raiseCudaError, interpretHook;
   py::object constexprKey; // value -> canonical hashable form (non-trivial constexprs)
+  py::object foreignArgument; // value -> our stand-in for another library's object, or None
   py::object allocateScratch; // (size, alignment, stream) -> (keep-alive, address)
   py::object tensorType, currentStream, currentDevice;
   py::dict dtypeCodes, cache;

@@ -174,7 +174,9 @@ class JITFunction(_LauncherBase):
                 raise RuntimeError(f"{fn.__name__}.warmup() compiles for a GPU; it has nothing to do in the "
                                    f"interpreter (TESSERA_INTERPRET=1)")
             from ..interpreter import run_kernel  # numpy-based; loaded on first use
-            kwargs = dict(kwargs)
+            # Another library's host descriptors (Triton's TensorDescriptor) as ours.
+            args = tuple(tensor_descriptor.convert_foreign(a) for a in args)
+            kwargs = {k: tensor_descriptor.convert_foreign(v) for k, v in kwargs.items()}
             # A keyword that names a parameter is that parameter's value (and also an
             # option when it names one, as in Triton); other option names are options only.
             opts = {k: (kwargs[k] if k in fn._param_set else kwargs.pop(k))
@@ -194,6 +196,7 @@ class JITFunction(_LauncherBase):
         if _core._C is not None:
             self._set_scratch_allocator(functools.partial(allocator.allocate, backend=backend))
             self._set_constexpr_key(specialize.constexpr_key)
+            self._set_foreign_argument(tensor_descriptor.foreign_argument)
             specialize.install_torch(self, backend)
 
     def _names(self, items):

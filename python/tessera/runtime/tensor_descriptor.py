@@ -221,6 +221,46 @@ def _rebuild(base, shape, strides, block_shape, padding):
     return TensorDescriptor(base, shape, strides, block_shape, padding)
 
 
+def is_foreign_descriptor(v):
+    """Whether `v` is another library's host descriptor of the same shape as ours (Triton's
+    triton.tools.tensor_descriptor.TensorDescriptor: base, shape, strides, block_shape[, padding])."""
+    t = type(v)
+    return (t.__name__ == "TensorDescriptor" and not getattr(t, "__tessera_tensor_descriptor__", False)
+            and all(hasattr(v, a) for a in ("base", "shape", "strides", "block_shape")))
+
+
+def from_foreign(v):
+    """Our TensorDescriptor for a foreign one (is_foreign_descriptor), kept on it so that the
+    checks and the tensor map are redone only when its fields change (an autotuner's pre_hook may
+    set block_shape)."""
+    fields = (v.base, list(v.shape), list(v.strides), list(v.block_shape), getattr(v, "padding", "zero"))
+    cached = getattr(v, "_tessera_descriptor", None)
+    if cached is not None and cached[0][0] is fields[0] and cached[0][1:] == fields[1:]:
+        return cached[1]
+    ours = TensorDescriptor(*fields)
+    try:
+        v._tessera_descriptor = (fields, ours)
+    except AttributeError:  # a class with __slots__: no caching
+        pass
+    return ours
+
+
+def foreign_argument(v):
+    """The launcher's hook for arguments it does not know: our TensorDescriptor for a foreign one,
+    else None."""
+    return from_foreign(v) if is_foreign_descriptor(v) else None
+
+
+def convert_foreign(v):
+    """`v` with foreign host descriptors (also inside tuples and lists) replaced by ours."""
+    if is_foreign_descriptor(v):
+        return from_foreign(v)
+    if isinstance(v, (tuple, list)) and not getattr(type(v), "__tessera_tensor_descriptor__", False):
+        out = [convert_foreign(x) for x in v]
+        return type(v)(out) if isinstance(v, list) or type(v) is tuple else v
+    return v
+
+
 def is_key_entry(entry):
     """Whether a launch key entry is a TensorDescriptor's."""
     return (isinstance(entry, tuple) and len(entry) in (4, 5) and isinstance(entry[3], tuple)

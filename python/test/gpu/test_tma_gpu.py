@@ -158,3 +158,16 @@ def test_device_descriptor_matmul(mnk):
     device_desc_matmul[(tessera.cdiv(M, 128), tessera.cdiv(N, 128))](a, b, c, M, N, K, BM=128, BN=128, BK=64,
                                                                      num_warps=8)
     torch.testing.assert_close(c, (a.float() @ b.float()).half(), atol=0.1, rtol=0.02)
+
+
+def test_triton_host_descriptors_are_accepted():
+    # Ported code that still imports triton.tools.tensor_descriptor passes Triton's objects.
+    triton_td = pytest.importorskip("triton.tools.tensor_descriptor")
+    x = torch.randn(300, 264, device="cuda", dtype=torch.float16)
+    y = torch.zeros_like(x)
+    desc_add_one.cache.clear()
+    desc_add_one[(tessera.cdiv(300, 64), tessera.cdiv(264, 64))](
+        triton_td.TensorDescriptor.from_tensor(x, [64, 64]), triton_td.TensorDescriptor.from_tensor(y, [64, 64]),
+        BM=64, BN=64)
+    torch.testing.assert_close(y, x + 1)
+    assert all("cp.async.bulk.tensor" in p for p in _compiled_ptx(desc_add_one))

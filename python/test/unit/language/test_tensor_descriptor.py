@@ -837,3 +837,54 @@ def test_fused_attention_tutorial_in_the_interpreter(tmp_path, monkeypatch, host
             torch.testing.assert_close(out, ref, atol=1e-2, rtol=0)
     finally:
         tessera.set_allocator(None)  # forward() installs its own (CUDA) allocator
+
+
+# ------------------------------------------------------------------ another library's host descriptors
+# Triton's triton.tools.tensor_descriptor.TensorDescriptor (a dataclass with base, shape, strides,
+# block_shape, padding), as ported code passes it; stood for here by a class of that name and shape.
+
+def _foreign_descriptor_class():
+    import dataclasses
+    from typing import Any, List
+
+    @dataclasses.dataclass
+    class TensorDescriptor:  # noqa: F811 - the name is what identifies it
+        base: Any
+        shape: List[int]
+        strides: List[int]
+        block_shape: List[int]
+        padding: str = "zero"
+
+        @staticmethod
+        def from_tensor(t, block_shape):
+            return TensorDescriptor(t, list(t.shape), list(t.stride()), list(block_shape))
+    return TensorDescriptor
+
+
+def test_foreign_host_descriptors_run_in_the_interpreter():
+    Foreign = _foreign_descriptor_class()
+    x = torch.randn(50, 72)
+    y = torch.zeros(50, 72)
+    interpret(host_scale, (4, 3), Foreign.from_tensor(x, [16, 32]), Foreign.from_tensor(y, [16, 32]), 2.0,
+              BM=16, BN=32)
+    torch.testing.assert_close(y, x * 2)
+
+
+def test_foreign_host_descriptors_specialize_like_ours():
+    Foreign = _foreign_descriptor_class()
+    x, y = torch.randn(64, 64), torch.zeros(64, 64)
+    ours = ttir_for(host_scale, TensorDescriptor.from_tensor(x, [16, 32]), TensorDescriptor.from_tensor(y, [16, 32]),
+                    1.0, BM=16, BN=32)
+    theirs = ttir_for(host_scale, Foreign.from_tensor(x, [16, 32]), Foreign.from_tensor(y, [16, 32]), 1.0,
+                      BM=16, BN=32)
+    assert theirs == ours
+    # the conversion is kept while the fields stay the same, redone when block_shape changes
+    d = Foreign.from_tensor(x, [16, 32])
+    from tessera.runtime import tensor_descriptor as td
+    first = td.from_foreign(d)
+    assert td.from_foreign(d) is first
+    d.block_shape = [32, 32]
+    assert td.from_foreign(d) is not first and td.from_foreign(d).block_shape == [32, 32]
+    # its checks are ours
+    with pytest.raises(ValueError, match="block_shape\\[0\\] must be a power of 2"):
+        td.from_foreign(Foreign(x, [64, 64], [64, 1], [12, 32]))
