@@ -25,6 +25,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--copy-blocks", default="64x128,128x128,32x256",
+                    help="descriptor-copy blocks BMxBN[xWARPS], comma-separated")
+    ap.add_argument("--no-matmul", action="store_true")
     args = ap.parse_args()
     import torch
     import triton
@@ -58,7 +61,11 @@ def main():
     x = torch.randn(M, N, device="cuda", dtype=torch.float16)
     nbytes = 2 * x.numel() * x.element_size()
     copy_cases = {}
-    for BM, BN in ((64, 128), (128, 128), (32, 256)):
+    configs = []
+    for spec in args.copy_blocks.split(","):
+        parts = [int(p) for p in spec.split("x")]
+        configs.append((parts[0], parts[1], parts[2] if len(parts) > 2 else 4))
+    for BM, BN, W in configs:
         for impl in ("tessera", "triton"):
             y = torch.empty_like(x)
             D = descs[impl]
@@ -66,13 +73,13 @@ def main():
             grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
             k = mods[impl].desc_copy
 
-            def run(k=k, grid=grid, dx=dx, dy=dy, BM=BM, BN=BN):
-                k[grid](dx, dy, BM=BM, BN=BN)
+            def run(k=k, grid=grid, dx=dx, dy=dy, BM=BM, BN=BN, W=W):
+                k[grid](dx, dy, BM=BM, BN=BN, num_warps=W)
             run()
             torch.cuda.synchronize()
             ok = torch.equal(y, x)
-            copy_cases[f"desc_copy {impl} {BM}x{BN}"] = run
-            records.append({"kind": "check", "case": f"desc_copy {impl} {BM}x{BN}", "ok": ok})
+            copy_cases[f"desc_copy {impl} {BM}x{BN} w{W}"] = run
+            records.append({"kind": "check", "case": f"desc_copy {impl} {BM}x{BN} w{W}", "ok": ok})
     yt = torch.empty_like(x)
     copy_cases["torch copy_"] = lambda: yt.copy_(x)
     for impl in ("tessera", "triton"):
@@ -97,6 +104,13 @@ def main():
     records.append({"kind": "copy_ceiling", "GB/s": ceiling})
 
     # ---------------------------------------------------------------- matmul
+    if args.no_matmul:
+        for r in records:
+            print(json.dumps(r))
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump({"gpu": torch.cuda.get_device_name(), "records": records}, f, indent=1)
+        return
     S = 4096
     a = torch.randn(S, S, device="cuda", dtype=torch.float16)
     b = torch.randn(S, S, device="cuda", dtype=torch.float16)
