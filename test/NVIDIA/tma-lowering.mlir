@@ -222,3 +222,35 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A loop-carried coordinate (offset += 64, as attention's K/V offsets):
+// the loop also carries its value 2 iterations ahead; the prologue steps it
+// for iterations 0 and 1.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: @carried
+  // CHECK: %[[O1:.*]] = arith.addi %arg2, %c64_i32
+  // CHECK: ttng.async_tma_copy_global_to_local %arg0[%arg2, %c0_i32]
+  // CHECK: %[[O2:.*]] = arith.addi %[[O1]], %c64_i32
+  // CHECK: ttng.async_tma_copy_global_to_local %arg0[%[[O1]], %c0_i32]
+  // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %arg3, %[[OFF:.*]] = %arg2, %[[AHEAD:.*]] = %[[O2]])
+  // CHECK:   ttng.wait_barrier
+  // CHECK:   ttg.local_load
+  // CHECK:   %[[NEXT:.*]] = arith.addi %[[AHEAD]], %c64_i32
+  // CHECK:   ttng.async_tma_copy_global_to_local %arg0[%[[AHEAD]], %c0_i32]
+  // CHECK:   scf.yield %{{.*}}, %{{.*}}, %[[NEXT]]
+  tt.func public @carried(%in: !tt.tensordesc<tensor<64x64xf16>>, %n: i32, %start: i32, %acc0: tensor<64x64xf16, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0, %off = %start) -> (tensor<64x64xf16, #blocked>, i32) : i32 {
+      %t = tt.descriptor_load %in[%off, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %s = arith.addf %acc, %t : tensor<64x64xf16, #blocked>
+      %next = arith.addi %off, %c64 : i32
+      scf.yield %s, %next : tensor<64x64xf16, #blocked>, i32
+    }
+    tt.return
+  }
+}

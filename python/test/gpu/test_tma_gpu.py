@@ -171,3 +171,27 @@ def test_triton_host_descriptors_are_accepted():
         BM=64, BN=64)
     torch.testing.assert_close(y, x + 1)
     assert all("cp.async.bulk.tensor" in p for p in _compiled_ptx(desc_add_one))
+
+
+@tessera.jit
+def carried_matmul(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    off_k = 0
+    for k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(a_desc.load([pm * BM, off_k]), b_desc.load([off_k, pn * BN]), acc)
+        off_k += BK
+    rm, rn = pm * BM + tl.arange(0, BM), pn * BN + tl.arange(0, BN)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@pytest.mark.parametrize("mnk", [(1000, 784, 264), (256, 256, 1024)], ids=str)
+def test_carried_offsets_pipeline(mnk):
+    M, N, K = mnk
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+    c = torch.zeros(M, N, device="cuda", dtype=torch.float16)
+    carried_matmul[(tessera.cdiv(M, 128), tessera.cdiv(N, 128))](
+        TensorDescriptor.from_tensor(a, [128, 64]), TensorDescriptor.from_tensor(b, [64, 128]), c, M, N, K,
+        BM=128, BN=128, BK=64, num_warps=8, num_stages=3)
+    torch.testing.assert_close(c, (a.float() @ b.float()).half(), atol=0.1, rtol=0.02)

@@ -108,3 +108,29 @@ def test_unaligned_inner_offsets_fall_back_at_run_time():
     assert "cp.async.bulk.tensor" in proven and "ld.global" not in proven
     assert "ld.global" not in ptx(8, None) and "cp.async.bulk.tensor" in ptx(8, None)
     assert "cp.async.bulk.tensor" not in ptx(6, None)
+
+
+@tessera.jit
+def carried_matmul(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    off_k = 0
+    for k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(a_desc.load([pm * BM, off_k]), b_desc.load([off_k, pn * BN]), acc)
+        off_k += BK
+    rm, rn = pm * BM + tl.arange(0, BM), pn * BN + tl.arange(0, BN)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+def test_loops_with_carried_coordinates_are_pipelined():
+    # offset += BK carried by the loop (as attention's K/V offsets): the loads are still started
+    # S - 1 iterations ahead (3 mbarriers, no synchronous wait in the loop) and the guards fold.
+    k = tessera.compile(carried_matmul, signature={"a_desc": "tensordesc<fp16[128, 64], tma>",
+                                                   "b_desc": "tensordesc<fp16[64, 128], tma>",
+                                                   "c_ptr": "*fp16:16", "M": "i32", "N": "i32", "K": "i32"},
+                        constexprs={"BM": 128, "BN": 128, "BK": 64}, target="cuda:90", num_warps=8, num_stages=3)
+    ttgir, ptx = k.asm["ttgir"], k.asm["ptx"]
+    assert ttgir.count("ttng.init_barrier") == 3 and "scf.if" not in ttgir
+    assert ptx.count("mbarrier.init.shared::cta.b64") == 3 and "ld.global" not in ptx
+    # wgmma reads the ring slots (no register round trip for the operands)
+    assert "ttg.local_load" not in ttgir.split("scf.for")[1].split("scf.yield")[0]

@@ -150,12 +150,15 @@ int64_t blockBytes(RankedTensorType block) {
   return bytes;
 }
 
-/// The pure ops of `loop`'s body that compute the loads' coordinates from
-/// the induction variable and loop-invariant values, in program order; fails
-/// on anything else (a loop-carried value, an op with effects or regions).
+/// The pure ops of `loop`'s body that compute the loads' coordinates and the
+/// next values of the loop-carried values they read (indices in `carried`),
+/// from the induction variable and loop-invariant values, in program order;
+/// fails on anything else (an op with effects or regions).
 FailureOr<SmallVector<Operation *>> coordinateSlice(scf::ForOp loop,
-                                                    ArrayRef<tt::DescriptorLoadOp> loads) {
+                                                    ArrayRef<tt::DescriptorLoadOp> loads,
+                                                    llvm::SetVector<unsigned> &carried) {
   Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
   llvm::SetVector<Operation *> ops;
   SmallVector<Value> work;
   for (tt::DescriptorLoadOp l : loads)
@@ -163,8 +166,13 @@ FailureOr<SmallVector<Operation *>> coordinateSlice(scf::ForOp loop,
   while (!work.empty()) {
     Value v = work.pop_back_val();
     if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() == body && arg != loop.getInductionVar())
-        return failure();
+      if (arg.getOwner() != body || arg == loop.getInductionVar())
+        continue;
+      // A loop-carried coordinate (offset += BLOCK): its next values are
+      // computed ahead too.
+      unsigned j = arg.getArgNumber() - loop.getNumInductionVars();
+      if (carried.insert(j))
+        work.push_back(yield.getOperand(j));
       continue;
     }
     Operation *def = v.getDefiningOp();
@@ -199,13 +207,15 @@ bool pipelineLoop(scf::ForOp loop, int stages, Type barrierType) {
   });
   if (writes)
     return false;
-  FailureOr<SmallVector<Operation *>> slice = coordinateSlice(loop, loads);
+  llvm::SetVector<unsigned> carried;
+  FailureOr<SmallVector<Operation *>> slice = coordinateSlice(loop, loads, carried);
   if (failed(slice))
     return false;
 
   MLIRContext *ctx = loop.getContext();
   Location loc = loop.getLoc();
   OpBuilder b(loop);
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
   Attribute smem = ttg::SharedMemorySpaceAttr::get(ctx);
   struct Ring {
@@ -238,11 +248,11 @@ bool pipelineLoop(scf::ForOp loop, int stages, Type barrierType) {
   for (int s = 0; s < stages; ++s)
     ttng::InitBarrierOp::create(b, loc, barrierAt(b, i32Const(b, loc, s)), 1);
 
-  // Starts the copies of the iteration numbered `iter` (i32), whose
-  // induction variable is `iv`, where `inRange` holds.
-  auto issue = [&](OpBuilder &ob, Value iv, Value iter, Value inRange) {
-    IRMapping map;
-    map.map(loop.getInductionVar(), iv);
+  // Starts the copies of the iteration numbered `iter` (i32) where `inRange`
+  // holds; `map` holds that iteration's induction variable and carried
+  // values. Afterwards it also holds the slice's values (the carried values'
+  // next ones among them).
+  auto issue = [&](OpBuilder &ob, IRMapping &map, Value iter, Value inRange) {
     for (Operation *op : *slice)
       ob.clone(*op, map);
     Value slotIndex = arith::RemSIOp::create(ob, loc, iter, i32Const(ob, loc, stages));
@@ -257,15 +267,69 @@ bool pipelineLoop(scf::ForOp loop, int stages, Type barrierType) {
     }
   };
 
-  // Prologue: iterations 0 .. S-2.
+  // Prologue: iterations 0 .. S-2, the carried coordinates stepped along.
+  SmallVector<Value> cur;
+  for (unsigned j : carried)
+    cur.push_back(loop.getInitArgs()[j]);
   for (int p = 0; p + 1 < stages; ++p) {
-    Value iv = arith::AddIOp::create(b, loc, lb,
-                                     arith::MulIOp::create(b, loc, step, i32Const(b, loc, p)));
-    issue(b, iv, i32Const(b, loc, p), inRangeAhead(b, loc, lb, step, ub, p));
+    IRMapping map;
+    map.map(loop.getInductionVar(),
+            arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, step, i32Const(b, loc, p)))
+                .getResult());
+    for (auto [k, j] : llvm::enumerate(carried))
+      map.map(loop.getRegionIterArgs()[j], cur[k]);
+    issue(b, map, i32Const(b, loc, p), inRangeAhead(b, loc, lb, step, ub, p));
+    for (auto [k, j] : llvm::enumerate(carried))
+      cur[k] = map.lookupOrDefault(yield.getOperand(j));
   }
 
-  // The body: wait for this iteration's blocks, read them, start iteration
-  // j + S - 1.
+  // Iteration j starts iteration j + S - 1 at its end. Carried coordinates:
+  // the loop also carries their values S - 1 iterations ahead.
+  auto issueAhead = [&](OpBuilder &ob, Value ivNow, ArrayRef<Value> aheadArgs,
+                        ArrayRef<Value> carriedNow) -> SmallVector<Value> {
+    IRMapping map;
+    map.map(ivNow,
+            arith::AddIOp::create(ob, loc, ivNow,
+                                  arith::MulIOp::create(ob, loc, step, i32Const(ob, loc, stages - 1)))
+                .getResult());
+    for (auto [k, v] : llvm::enumerate(carriedNow))
+      map.map(v, aheadArgs[k]);
+    Value iterNow =
+        arith::DivSIOp::create(ob, loc, arith::SubIOp::create(ob, loc, ivNow, lb), step);
+    Value iterAhead = arith::AddIOp::create(ob, loc, iterNow, i32Const(ob, loc, stages - 1));
+    issue(ob, map, iterAhead, inRangeAhead(ob, loc, ivNow, step, ub, stages - 1));
+    SmallVector<Value> next;
+    for (unsigned j : carried)
+      next.push_back(map.lookupOrDefault(yield.getOperand(j)));
+    return next;
+  };
+  if (carried.empty()) {
+    OpBuilder eb(yield);
+    issueAhead(eb, loop.getInductionVar(), {}, {});
+  } else {
+    // replaceWithAdditionalYields calls `fn` at the end of the new loop's
+    // body, into which the old body has been merged: the slice's ops read the
+    // new block's induction variable and carried values, which `fn` maps to
+    // their values S - 1 iterations ahead (the new iter_args, `args`).
+    IRRewriter rewriter(ctx);
+    rewriter.setInsertionPoint(loop);
+    auto fn = [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> args) -> SmallVector<Value> {
+      Block *nb = yb.getInsertionBlock();
+      SmallVector<Value> carriedNow;
+      for (unsigned j : carried)
+        carriedNow.push_back(nb->getArgument(1 + j));
+      SmallVector<Value> ahead(args.begin(), args.end());
+      return issueAhead(yb, nb->getArgument(0), ahead, carriedNow);
+    };
+    FailureOr<LoopLikeOpInterface> grown =
+        loop.replaceWithAdditionalYields(rewriter, cur, /*replaceInitOperandUsesInLoop=*/false, fn);
+    if (failed(grown))
+      return false;
+    loop = cast<scf::ForOp>(grown->getOperation());
+    body = loop.getBody();
+  }
+
+  // The body's start: wait for this iteration's blocks, read them.
   OpBuilder bb = OpBuilder::atBlockBegin(body);
   Value iv = loop.getInductionVar();
   Value iter = arith::DivSIOp::create(bb, loc, arith::SubIOp::create(bb, loc, iv, lb), step);
@@ -278,14 +342,8 @@ bool pipelineLoop(scf::ForOp loop, int stages, Type barrierType) {
     auto v = ttg::LocalLoadOp::create(bb, loc, r.load.getType(), view, Value());
     v->setAttr("ttng.tma_slot", bb.getUnitAttr()); // see ttng-tma-operands
     r.load.replaceAllUsesWith(v.getResult());
-  }
-  OpBuilder eb(body->getTerminator());
-  Value ivAhead = arith::AddIOp::create(
-      eb, loc, iv, arith::MulIOp::create(eb, loc, step, i32Const(eb, loc, stages - 1)));
-  Value iterAhead = arith::AddIOp::create(eb, loc, iter, i32Const(eb, loc, stages - 1));
-  issue(eb, ivAhead, iterAhead, inRangeAhead(eb, loc, iv, step, ub, stages - 1));
-  for (Ring &r : rings)
     r.load.erase();
+  }
 
   // After the loop: no copy is in flight (those past the end never started).
   OpBuilder ab(loop->getBlock(), ++Block::iterator(loop));
