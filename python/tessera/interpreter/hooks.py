@@ -129,6 +129,12 @@ class Client:
     def on_scan(self, rec: ScanRecord):
         pass
 
+    def on_error(self, error: Exception):
+        """An error the interpreter is about to raise for the running program (an out-of-bounds
+        access: tessera.interpreter.OutOfBoundsError, with its location, program, argument and
+        offsets). The error still propagates after the clients saw it."""
+        pass
+
 
 _CLIENTS = []
 
@@ -181,6 +187,11 @@ def emit(rec):
     name = _METHOD[type(rec)]
     for c in list(_CLIENTS):
         getattr(c, name)(rec)
+
+
+def error(exc):
+    for c in list(_CLIENTS):
+        c.on_error(exc)
 
 
 def kernel_start(rec):

@@ -15,7 +15,7 @@ import os
 
 import numpy as np
 
-from . import numerics, source
+from . import hooks, numerics, source
 
 SHIFT = 44
 HALF = 1 << (SHIFT - 1)
@@ -34,6 +34,7 @@ class OutOfBoundsError(IndexError):
         self.arg_name = arg_name
         self.element_offset = element_offset
         self.byte_offset = byte_offset
+        self.bounds = None  # the argument's extent, described ("elements [0, 1024)", ...)
 
 
 class Region:
@@ -147,12 +148,17 @@ class Memory:
         if not valid:
             msg = (f"{loc}out-of-bounds {kind} in program ({p}): address {addr:#x} does not point into "
                    f"any argument tensor")
-            raise OutOfBoundsError(msg, filename, lineno, tuple(pid), kind, None, None, None)
-        r = self.regions[k]
-        eoff = boff // r.itemsize
-        msg = (f"{loc}out-of-bounds {kind} in program ({p}): element offset {eoff} of '{r.name}' is "
-               f"outside {r.describe_extent()} (byte offset {boff})")
-        raise OutOfBoundsError(msg, filename, lineno, tuple(pid), kind, r.name, eoff, boff)
+            err = OutOfBoundsError(msg, filename, lineno, tuple(pid), kind, None, None, None)
+        else:
+            r = self.regions[k]
+            eoff = boff // r.itemsize
+            msg = (f"{loc}out-of-bounds {kind} in program ({p}): element offset {eoff} of '{r.name}' is "
+                   f"outside {r.describe_extent()} (byte offset {boff})")
+            err = OutOfBoundsError(msg, filename, lineno, tuple(pid), kind, r.name, eoff, boff)
+            err.bounds = r.describe_extent()
+        if hooks.active():
+            hooks.error(err)
+        raise err
 
     def check(self, addrs, isz, kind, pid):
         addrs = np.asarray(addrs, dtype=np.int64).reshape(-1)
