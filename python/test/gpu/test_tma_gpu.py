@@ -13,6 +13,7 @@ import tessera  # noqa: E402
 import tessera.language as tl  # noqa: E402
 from tessera.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
+from ..unit.compiler.test_tma_compile import carried_matmul  # noqa: E402
 from . import gpu_marks  # noqa: E402
 
 pytestmark = gpu_marks() + [pytest.mark.skipif(
@@ -171,18 +172,6 @@ def test_triton_host_descriptors_are_accepted():
         BM=64, BN=64)
     torch.testing.assert_close(y, x + 1)
     assert all("cp.async.bulk.tensor" in p for p in _compiled_ptx(desc_add_one))
-
-
-@tessera.jit
-def carried_matmul(a_desc, b_desc, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    pm, pn = tl.program_id(0), tl.program_id(1)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    off_k = 0
-    for k in range(0, tl.cdiv(K, BK)):
-        acc = tl.dot(a_desc.load([pm * BM, off_k]), b_desc.load([off_k, pn * BN]), acc)
-        off_k += BK
-    rm, rn = pm * BM + tl.arange(0, BM), pn * BN + tl.arange(0, BN)
-    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
 
 
 @pytest.mark.parametrize("mnk", [(1000, 784, 264), (256, 256, 1024)], ids=str)
