@@ -189,18 +189,6 @@ Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(int32_t(v)));
 }
 
-/// Whether iteration `iv + ahead * step` exists (iv < ub), computed in 64
-/// bits so that stepping past the end cannot wrap around.
-Value inRangeAhead(OpBuilder &b, Location loc, Value iv, Value step, Value ub, int64_t ahead) {
-  Type i64 = b.getI64Type();
-  Value iv64 = arith::ExtSIOp::create(b, loc, i64, iv);
-  Value step64 = arith::ExtSIOp::create(b, loc, i64, step);
-  Value ub64 = arith::ExtSIOp::create(b, loc, i64, ub);
-  Value k = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(ahead));
-  Value at = arith::AddIOp::create(b, loc, iv64, arith::MulIOp::create(b, loc, step64, k));
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, ub64);
-}
-
 /// (x + 1) % n for 0 <= x < n.
 Value nextSlot(OpBuilder &b, Location loc, Value x, int64_t n) {
   Value inc = arith::AddIOp::create(b, loc, x, i32Const(b, loc, 1));

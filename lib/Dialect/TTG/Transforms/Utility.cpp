@@ -237,3 +237,14 @@ ttg::SwizzledSharedEncodingAttr mlir::tessera::getOperandSharedEncoding(RankedTe
   return ttg::SwizzledSharedEncodingAttr::get(ctx, vec, perPhase, maxPhase, order,
                                               ttg::CTALayoutAttr::getDefault(ctx, 2));
 }
+
+Value mlir::tessera::inRangeAhead(OpBuilder &b, Location loc, Value iv, Value step, Value ub,
+                                  int64_t ahead) {
+  Type i64 = b.getI64Type();
+  Value iv64 = arith::ExtSIOp::create(b, loc, i64, iv);
+  Value step64 = arith::ExtSIOp::create(b, loc, i64, step);
+  Value ub64 = arith::ExtSIOp::create(b, loc, i64, ub);
+  Value k = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(ahead));
+  Value at = arith::AddIOp::create(b, loc, iv64, arith::MulIOp::create(b, loc, step64, k));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, ub64);
+}

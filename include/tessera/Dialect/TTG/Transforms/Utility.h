@@ -58,6 +58,12 @@ int64_t conversionCost(ModuleOp module);
 /// The body of ttg-remove-layout-conversions (Passes.td).
 void removeLayoutConversions(ModuleOp module);
 
+/// Software pipelining (ttg-pipeline, and a vendor's own copy pipelines such
+/// as ttng-tma-lowering's): whether iteration `iv + ahead * step` of a loop
+/// with upper bound `ub` exists (an i1), computed in 64 bits so that stepping
+/// past the end cannot wrap around.
+Value inRangeAhead(OpBuilder &b, Location loc, Value iv, Value step, Value ub, int64_t ahead);
+
 } // namespace mlir::tessera
 
 #endif // TESSERA_DIALECT_TTG_TRANSFORMS_UTILITY_H

@@ -13,6 +13,7 @@
 #include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
 
 #include "tessera/Analysis/AxisInfo.h"
+#include "tessera/Dialect/TTG/Transforms/Utility.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -129,18 +130,6 @@ void foldProvenGuards(ModuleOp m) {
 
 Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
-}
-
-/// Whether iteration `iv + ahead * step` exists (iv < ub), in 64 bits so that
-/// stepping past the end cannot wrap.
-Value inRangeAhead(OpBuilder &b, Location loc, Value iv, Value step, Value ub, int64_t ahead) {
-  Type i64 = b.getI64Type();
-  Value iv64 = arith::ExtSIOp::create(b, loc, i64, iv);
-  Value step64 = arith::ExtSIOp::create(b, loc, i64, step);
-  Value ub64 = arith::ExtSIOp::create(b, loc, i64, ub);
-  Value k = arith::ConstantIntOp::create(b, loc, ahead, 64);
-  Value at = arith::AddIOp::create(b, loc, iv64, arith::MulIOp::create(b, loc, step64, k));
-  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, ub64);
 }
 
 int64_t blockBytes(RankedTensorType block) {
