@@ -569,18 +569,20 @@ class InterpreterBuilder(BuilderProtocol):
         mask = np.ones(addrs.shape, dtype=bool) if active is None else np.asarray(active, dtype=bool)
         flat = addrs.reshape(-1)[mask.reshape(-1)]
         isz = numerics.itemsize(elt)
-        name, offs = None, np.zeros(addrs.shape, dtype=np.int64)
+        name, offs, misaligned = None, np.zeros(addrs.shape, dtype=np.int64), 0
         if flat.size:
             r = self.memory.region_of(flat[0])
             if r is not None:
                 name = r.name
                 offs = (addrs - r.base) // r.itemsize
+                misaligned = int(((r.data_ptr + (flat - r.base)) % isz != 0).sum())
         nbytes = int(mask.sum()) * isz
         if cls is hooks.AtomicRecord:
-            rec = cls(self.kernel_name, self.pid, filename, lineno, op, name, offs, mask, isz, nbytes, elt)
+            rec = cls(self.kernel_name, self.pid, filename, lineno, op, name, offs, mask, isz, nbytes, elt,
+                      misaligned)
         else:
             rec = cls(self.kernel_name, self.pid, filename, lineno, name, offs, mask, isz, nbytes, elt,
-                      block_ptr)
+                      block_ptr, misaligned)
         hooks.emit(rec)
 
     def _load(self, addrs, active, other, elt, ret_ty, block_ptr=False):

@@ -40,6 +40,7 @@ class AccessRecord(_Base):
     bytes: int               # bytes moved (active lanes * elem_bytes)
     dtype: Any = None        # element dtype (tessera.language dtype)
     block_ptr: bool = False  # through a block pointer (tl.make_block_ptr)
+    misaligned: int = 0      # active lanes whose real address is not a multiple of elem_bytes
 
 
 @dataclass
@@ -61,6 +62,7 @@ class AtomicRecord(_Base):
     elem_bytes: int
     bytes: int
     dtype: Any = None
+    misaligned: int = 0
 
 
 @dataclass

@@ -47,6 +47,7 @@ class Region:
         self.elt = elt
         self.itemsize = numerics.itemsize(elt)
         self.base = (index + 1) << SHIFT
+        self.data_ptr = data_ptr  # the real address (alignment checks)
         self.lo, self.hi = lo, hi
         self.numel = numel
         self.readonly = readonly

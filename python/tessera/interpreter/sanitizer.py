@@ -5,6 +5,8 @@ memory use, each finding a structured record with a readable message():
   - reads of memory the kernel never wrote, for arguments named as uninitialized (opt-in: a buffer
     from torch.empty holds garbage, the interpreter cannot tell): UninitializedReadFinding, per
     source line, with the first offending element offset and the count;
+  - misaligned accesses (an address not a multiple of the element size, which faults on a GPU and
+    which the interpreter carries out byte by byte): MisalignedFinding, per source line;
   - out-of-bounds accesses: the interpreter raises OutOfBoundsError (the program cannot go on),
     and the sanitizer keeps it as an OutOfBoundsFinding (line, program, argument, element offset,
     the argument's bounds) before it propagates.
@@ -46,6 +48,24 @@ class UninitializedReadFinding:
 
 
 @dataclass
+class MisalignedFinding:
+    kernel: str
+    what: str          # "load", "store" or "atomic"
+    arg_name: str
+    lanes: int         # active lanes whose address is not a multiple of the element size
+    elem_bytes: int
+    pid: Tuple[int, int, int]
+    filename: Optional[str]
+    lineno: Optional[int]
+
+    def message(self):
+        where = f"{self.filename}:{self.lineno}" if self.filename else "<unknown line>"
+        return (f"misaligned {self.what} in {self.kernel}: program {self.pid} accessed '{self.arg_name}' at "
+                f"{where} with {self.lanes} address{'es' if self.lanes != 1 else ''} not a multiple of the "
+                f"{self.elem_bytes}-byte element size (a GPU faults on such accesses)")
+
+
+@dataclass
 class OutOfBoundsFinding:
     kernel: str
     kind: str
@@ -64,7 +84,7 @@ class OutOfBoundsFinding:
 class Sanitizer(Client):
     """The interpreter's memory checks in one client (see the module docstring). `uninitialized`:
     names of kernel arguments whose initial contents are garbage. `findings` holds every finding
-    (races, uninitialized reads, out-of-bounds accesses), in the order found."""
+    (races, then uninitialized reads, misaligned and out-of-bounds accesses in the order found)."""
 
     def __init__(self, uninitialized=(), max_findings=100):
         if isinstance(uninitialized, str):
@@ -97,17 +117,35 @@ class Sanitizer(Client):
         self.races.on_kernel_end(rec)
 
     def on_store(self, rec):
+        self._aligned(rec, "store")
         self.races.on_store(rec)
         self._mark(rec)
 
     def on_atomic(self, rec):
+        self._aligned(rec, "atomic")
         self._check(rec)  # an atomic reads the old value
         self.races.on_atomic(rec)
         self._mark(rec)
 
     def on_load(self, rec):
+        self._aligned(rec, "load")
         self._check(rec)
         self.races.on_load(rec)
+
+    def _aligned(self, rec, what):
+        if not rec.misaligned or rec.arg_name is None:
+            return
+        key = ("misaligned", rec.arg_name, rec.filename, rec.lineno)
+        f = self._seen.get(key)
+        if f is not None:
+            f.lanes += rec.misaligned
+            return
+        if len(self.findings) >= self.max_findings:
+            return
+        f = MisalignedFinding(self._kernel or rec.kernel, what, rec.arg_name, rec.misaligned, rec.elem_bytes,
+                              tuple(rec.pid), rec.filename, rec.lineno)
+        self._seen[key] = f
+        self._other.append(f)
 
     def on_error(self, error):
         if len(self.findings) >= self.max_findings:

@@ -69,3 +69,24 @@ def test_races_are_part_of_the_findings():
         same_cell[(3,)](y)
     assert [f.kind for f in san.findings] == ["write-write"]
     assert "race in same_cell on 'y'" in san.report()
+
+
+@tessera.jit
+def shifted_words(x, y, SHIFT: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    p = (x.to(tl.pointer_type(tl.int8)) + SHIFT).to(tl.pointer_type(tl.int32))
+    tl.store(y + offs, tl.load(p + offs))
+
+
+def test_misaligned_accesses_are_found():
+    x = torch.arange(64, dtype=torch.int32)
+    y = torch.zeros(8, dtype=torch.int32)
+    with observe(Sanitizer()) as san:
+        shifted_words[(1,)](x, y, SHIFT=2, BLOCK=8)
+    [f] = san.findings
+    assert (type(f).__name__, f.what, f.arg_name, f.lanes, f.elem_bytes) == ("MisalignedFinding", "load", "x", 8, 4)
+    assert "misaligned load in shifted_words" in f.message() and "4-byte element size" in f.message()
+    with observe(Sanitizer()) as san:
+        shifted_words[(1,)](x, y, SHIFT=4, BLOCK=8)  # a whole element further: aligned
+    assert san.findings == []
+    torch.testing.assert_close(y, x[1:9])
