@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace py = pybind11;
@@ -63,6 +64,15 @@ Interned &names() {
 }
 
 int ctz64(uint64_t v) { return v ? __builtin_ctzll(v) : 64; }
+
+/// Whether `v`'s type is named like a host tensor descriptor of another
+/// library ("TensorDescriptor", possibly module-qualified); ours are tuples
+/// and never get here.
+bool isForeignCandidate(PyObject *v) {
+  std::string_view name = Py_TYPE(v)->tp_name;
+  std::string_view want = "TensorDescriptor";
+  return name.size() >= want.size() && name.substr(name.size() - want.size()) == want;
+}
 
 } // namespace
 
@@ -325,11 +335,9 @@ PyObject *Launcher::argKey(PyObject *v, size_t param, std::vector<int> &path,
                            const SpecConfig &spec, Walk &w) {
   if (!PyTuple_Check(v) && !PyList_Check(v)) {
     // Another library's object that stands for one of ours (Triton's host
-    // TensorDescriptor): Python converts it, the walk goes on with ours.
-    // Tensors, numbers, None and tensor maps never ask.
-    if (foreignArgument && v != Py_None && !PyLong_Check(v) && !PyFloat_Check(v) &&
-        !PyBytes_Check(v) &&
-        !(tensorType && PyObject_TypeCheck(v, reinterpret_cast<PyTypeObject *>(tensorType.ptr())))) {
+    // TensorDescriptor): Python converts it, the walk goes on with ours. Only
+    // objects of a type of that name ask (a string compare, no Python call).
+    if (foreignArgument && isForeignCandidate(v)) {
       PyObject *r = PyObject_CallOneArg(foreignArgument.ptr(), v);
       if (!r)
         return nullptr;

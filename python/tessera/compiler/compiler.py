@@ -72,8 +72,7 @@ class CompiledKernel:
         return self.metadata["num_spills"]
 
     def __getitem__(self, grid):
-        if (getattr(self, "loaded", None) is None and self.fn is not None and "kernel_key" in self.metadata
-                and ("cubin" in self.asm or "hsaco" in self.asm)):
+        if getattr(self, "loaded", None) is None and self.fn is not None and _has_binary(self):
             # From tessera.compile, here or in a worker process (unpickled): launches go through
             # the JIT function, which takes this binary instead of compiling when the arguments
             # specialize as it was compiled (see preload).
@@ -343,8 +342,8 @@ def _kernel_error(diagnostics):
     return None
 
 
-# Kernels compiled elsewhere (tessera.compile in a worker process) that launches in this process
-# take instead of compiling: {kernel key: (asm, metadata)}.
+# Kernels compiled elsewhere (tessera.compile, e.g. in a worker process) that launches in this
+# process take instead of compiling: {kernel key: (asm, metadata)}.
 _PRELOADED = {}
 _PRELOADED_LOCK = threading.Lock()
 
@@ -355,14 +354,24 @@ def preload(kernel):
     specialize as the kernel was compiled (same types, alignments, constexprs, options, target):
     such a launch loads it instead of compiling. A launch that specializes differently compiles its
     own kernel, as always."""
-    meta = dict(kernel.metadata)
-    key = meta.get("kernel_key")
-    if key is None or "cubin" not in kernel.asm and "hsaco" not in kernel.asm:
+    if not _has_binary(kernel):
         raise ValueError(f"{kernel.name}: only a kernel compiled through every stage (tessera.compile with "
                          f"stages='all') can be launched")
+    meta = dict(kernel.metadata)
     meta.pop("used_globals", None)
     with _PRELOADED_LOCK:
-        _PRELOADED[key] = (dict(kernel.asm), meta)
+        _PRELOADED[meta["kernel_key"]] = (dict(kernel.asm), meta)
+
+
+def _has_binary(kernel):
+    """Whether `kernel` holds what a launch loads: a kernel key and the artifact of its target
+    backend's last stage, for a backend that launches kernels."""
+    target = kernel.metadata.get("target")
+    if "kernel_key" not in kernel.metadata or not target:
+        return False
+    backend, _ = backends.for_target(target)
+    stages = list(backend.stages(backend.parse_options({})))
+    return backend.can_launch() and bool(stages) and stages[-1] in kernel.asm
 
 
 def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_stages=True):

@@ -41,7 +41,12 @@ class Access:
     what: str  # "load", "store" or "atomic"
 
     def where(self):
-        return f"{self.filename}:{self.lineno}" if self.filename else "<unknown line>"
+        return where(self.filename, self.lineno)
+
+
+def where(filename, lineno):
+    """`file:line` of a finding (the sanitizer's too)."""
+    return f"{filename}:{lineno}" if filename else "<unknown line>"
 
 
 @dataclass

@@ -27,7 +27,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from .hooks import Client
-from .races import RaceDetector
+from .races import RaceDetector, where
 
 
 @dataclass
@@ -41,9 +41,8 @@ class UninitializedReadFinding:
     lineno: Optional[int]
 
     def message(self):
-        where = f"{self.filename}:{self.lineno}" if self.filename else "<unknown line>"
         return (f"uninitialized read in {self.kernel}: program {self.pid} loaded element {self.offset} of "
-                f"'{self.arg_name}' at {where}, which nothing in the launch wrote before "
+                f"'{self.arg_name}' at {where(self.filename, self.lineno)}, which nothing in the launch wrote before "
                 f"({self.count} element{'s' if self.count != 1 else ''} from that line in all)")
 
 
@@ -59,9 +58,8 @@ class MisalignedFinding:
     lineno: Optional[int]
 
     def message(self):
-        where = f"{self.filename}:{self.lineno}" if self.filename else "<unknown line>"
         return (f"misaligned {self.what} in {self.kernel}: program {self.pid} accessed '{self.arg_name}' at "
-                f"{where} with {self.lanes} address{'es' if self.lanes != 1 else ''} not a multiple of the "
+                f"{where(self.filename, self.lineno)} with {self.lanes} address{'es' if self.lanes != 1 else ''} not a multiple of the "
                 f"{self.elem_bytes}-byte element size (a GPU faults on such accesses)")
 
 

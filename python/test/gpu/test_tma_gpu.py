@@ -13,18 +13,11 @@ import tessera  # noqa: E402
 import tessera.language as tl  # noqa: E402
 from tessera.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
-from ..unit.compiler.test_tma_compile import carried_matmul  # noqa: E402
+from ..unit.compiler.test_tma_compile import carried_matmul, desc_add_one  # noqa: E402
 from . import gpu_marks  # noqa: E402
 
 pytestmark = gpu_marks() + [pytest.mark.skipif(
     not torch.cuda.is_available() or torch.cuda.get_device_capability()[0] < 9, reason="TMA needs sm_90")]
-
-
-@tessera.jit
-def desc_add_one(src, dst, BM: tl.constexpr, BN: tl.constexpr):
-    pm, pn = tl.program_id(0), tl.program_id(1)
-    v = src.load([pm * BM, pn * BN])
-    dst.store([pm * BM, pn * BN], v + 1)
 
 
 @tessera.jit

@@ -18,8 +18,8 @@
 // slab: all rows of W bytes, swizzled). A block whose inner extent is wider
 // than W is therefore copied as innerBytes / W boxes, box j at inner
 // coordinate + j * (W / element bytes) into slab j. The tensor map's box is
-// the block shape with the inner extent cut to W bytes (tmaBoxShape): the
-// host encoder and on-device creation use the same rule.
+// the block shape with the inner extent cut to W bytes: the host encoder
+// (NvidiaBackend.encode_tensor_map) uses the same rule.
 //
 //===----------------------------------------------------------------------===//
 

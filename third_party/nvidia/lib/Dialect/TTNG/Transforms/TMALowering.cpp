@@ -1,8 +1,8 @@
 //===- TMALowering.cpp - tensor-descriptor accesses as TMA copies ----------===//
 //
-// ttng-tma-lowering (Passes.td says what it produces). The copies are
-// synchronous: each load waits for its block, each store for its copy to
-// have read shared memory; ttg-pipeline-style overlap is a later step.
+// ttng-tma-lowering and ttng-tma-operands (Passes.td says what each
+// produces): descriptor accesses as TMA copies, K loops' loads pipelined over
+// rings of buffers and mbarriers; warpgroup dots reading the ring slots.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,14 +39,6 @@ int64_t ttng::tmaSwizzleBytes(int64_t innerBytes) {
   return 0;
 }
 
-SmallVector<int64_t> ttng::tmaBoxShape(ArrayRef<int64_t> shape, int64_t elementBytes) {
-  SmallVector<int64_t> box(shape.begin(), shape.end());
-  int64_t swizzle = tmaSwizzleBytes(box.back() * elementBytes);
-  if (swizzle)
-    box.back() = std::min<int64_t>(box.back(), swizzle / elementBytes);
-  return box;
-}
-
 namespace {
 
 /// Shared buffers TMA writes start on the 128-byte swizzle's 1024-byte
@@ -72,6 +64,13 @@ ttg::MemDescType blockBuffer(RankedTensorType block, bool mutableMemory) {
       /*fp4Padded=*/false, ttg::CTALayoutAttr::getDefault(ctx, block.getRank()));
   return ttg::MemDescType::get(block.getShape(), block.getElementType(), enc,
                                ttg::SharedMemorySpaceAttr::get(ctx), mutableMemory);
+}
+
+/// Whether two buffers hold the same elements in the same layout (their
+/// mutability aside).
+bool sameBuffer(ttg::MemDescType a, ttg::MemDescType b) {
+  return a.getShape() == b.getShape() && a.getElementType() == b.getElementType() &&
+         a.getEncoding() == b.getEncoding();
 }
 
 /// Why `desc` cannot be copied by TMA here, or "".
@@ -386,11 +385,8 @@ struct TMALoweringPass : public ttng::impl::TMALoweringBase<TMALoweringPass> {
                                              b.getI32IntegerAttr(kTMABufferAlignment));
         auto bar = ttg::LocalAllocOp::create(b, loc, barrierType, Value(), IntegerAttr());
         Value on = arith::ConstantIntOp::create(b, loc, 1, 1);
-        int64_t bytes = block.getElementTypeBitWidth() / 8;
-        for (int64_t d : block.getShape())
-          bytes *= d;
         ttng::InitBarrierOp::create(b, loc, bar, 1);
-        ttng::BarrierExpectOp::create(b, loc, bar, bytes, on);
+        ttng::BarrierExpectOp::create(b, loc, bar, blockBytes(block), on);
         ttng::AsyncTMACopyGlobalToLocalOp::create(b, loc, desc, load.getIndices(), buf, bar, on);
         Value phase = arith::ConstantIntOp::create(b, loc, 0, 32);
         ttng::WaitBarrierOp::create(b, loc, bar, phase);
@@ -405,13 +401,9 @@ struct TMALoweringPass : public ttng::impl::TMALoweringBase<TMALoweringPass> {
         // again in this block (a pipelined loop has no stores).
         Value src;
         if (auto ld = store.getSrc().getDefiningOp<ttg::LocalLoadOp>())
-          if (ld->hasAttr("ttng.tma_slot") && ld->getBlock() == store->getBlock()) {
-            auto t = cast<ttg::MemDescType>(ld.getSrc().getType());
-            ttg::MemDescType want = blockBuffer(block, false);
-            if (t.getShape() == want.getShape() && t.getElementType() == want.getElementType() &&
-                t.getEncoding() == want.getEncoding())
-              src = ld.getSrc();
-          }
+          if (ld->hasAttr("ttng.tma_slot") && ld->getBlock() == store->getBlock() &&
+              sameBuffer(cast<ttg::MemDescType>(ld.getSrc().getType()), blockBuffer(block, false)))
+            src = ld.getSrc();
         if (!src)
           src = ttg::LocalAllocOp::create(b, loc, blockBuffer(block, false), store.getSrc(),
                                           b.getI32IntegerAttr(kTMABufferAlignment));
@@ -437,11 +429,6 @@ Value tmaSlotOf(Value v) {
       load.getType().getElementTypeBitWidth() != 16)
     return {};
   return load.getSrc();
-}
-
-bool sameBuffer(ttg::MemDescType a, ttg::MemDescType b) {
-  return a.getShape() == b.getShape() && a.getElementType() == b.getElementType() &&
-         a.getEncoding() == b.getEncoding();
 }
 
 struct TMAOperandsPass : public ttng::impl::TMAOperandsBase<TMAOperandsPass> {

@@ -24,10 +24,6 @@ namespace mlir::tessera::ttng {
 /// (tessera.runtime.tensor_descriptor.tma_swizzle).
 int64_t tmaSwizzleBytes(int64_t innerBytes);
 
-/// The box of the tensor map for a block of `shape` with `elementBytes`-byte
-/// elements: the shape, its innermost extent cut to the swizzle width.
-llvm::SmallVector<int64_t> tmaBoxShape(llvm::ArrayRef<int64_t> shape, int64_t elementBytes);
-
 } // namespace mlir::tessera::ttng
 
 #endif // TESSERA_NVIDIA_DIALECT_TTNG_TRANSFORMS_PASSES_H

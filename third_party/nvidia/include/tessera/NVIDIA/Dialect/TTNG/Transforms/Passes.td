@@ -23,8 +23,8 @@ def TMALowering : Pass<"ttng-tma-lowering", "mlir::ModuleOp"> {
     before the buffer is reused or the program ends. ttg-membar then orders
     the threads around them.
     The descriptor must be a kernel argument (the CUtensorMap the launcher
-    encodes); the host encodes the box `tmaBoxShape` gives, which cuts the
-    inner extent to the swizzle width, as the copies' lowering splits it.
+    encodes); the host encodes the block as the box with its inner extent cut to
+    the swizzle width, as the copies' lowering splits it.
     Descriptors of other ranks, created in the kernel or reaching through
     calls are errors at the op (Tessera's front end lowers those to pointer
     accesses instead). Below sm_90 the pass does nothing.
