@@ -33,3 +33,28 @@ def desc_matmul(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, B
         b = b_desc.load([k * BK, pn * BN])
         acc = tl.dot(a, b, acc)
     c_desc.store([pm * BM, pn * BN], acc.to(tl.float16))
+
+
+@triton.jit
+def device_desc_matmul(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # the same matmul with descriptors made in the kernel (tensor maps written on the device)
+    a_desc = tl.make_tensor_descriptor(a, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(b, [K, N], [N, 1], [BK, BN])
+    c_desc = tl.make_tensor_descriptor(c, [M, N], [N, 1], [BM, BN])
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a_blk = a_desc.load([pm * BM, k * BK])
+        b_blk = b_desc.load([k * BK, pn * BN])
+        acc = tl.dot(a_blk, b_blk, acc)
+    c_desc.store([pm * BM, pn * BN], acc.to(tl.float16))
+
+
+@triton.jit
+def device_desc_copy(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    xd = tl.make_tensor_descriptor(x, [M, N], [N, 1], [BM, BN])
+    yd = tl.make_tensor_descriptor(y, [M, N], [N, 1], [BM, BN])
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    yd.store([pm * BM, pn * BN], xd.load([pm * BM, pn * BN]))

@@ -2,6 +2,8 @@
 
 #include "tessera/Analysis/Effects.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -16,6 +18,34 @@ using namespace mlir;
 using namespace mlir::tessera;
 
 namespace {
+
+/// Whether the integer `addr` (an address from tt.ptr_to_int) may be used to
+/// reach memory: it flows, through pure integer operations, into anything but
+/// a comparison or a branch condition (tt.int_to_ptr, memory, a call, asm,
+/// values carried by control flow). An alignment check (`addr % 16 == 0`)
+/// keeps it in.
+bool addressEscapes(Value addr) {
+  SmallVector<Value> work{addr};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<arith::CmpIOp>(user))
+        continue;
+      if (isa<scf::IfOp>(user) || (isa<cf::CondBranchOp>(user) && use.getOperandNumber() == 0))
+        continue; // a condition
+      if (isa<tt::IntToPtrOp>(user) || user->getNumRegions() ||
+          user->hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(user))
+        return true;
+      for (Value r : user->getResults())
+        work.push_back(r);
+    }
+  }
+  return false;
+}
 
 bool isPointerLike(Type t) {
   return isa<tt::PointerType>(getElementTypeOrSelf(t)) || isa<tt::TensorDescType>(t);
@@ -305,7 +335,7 @@ private:
         return apply(op, ds.getDesc(), false, true, "descriptor store");
       if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op))
         return apply(op, copy.getSrc(), true, false, "load");
-      if (isa<tt::PtrToIntOp>(op))
+      if (isa<tt::PtrToIntOp>(op) && addressEscapes(op->getResult(0)))
         return apply(op, op->getOperand(0), true, true, "address converted to an integer");
       if (auto call = dyn_cast<tt::CallOp>(op)) {
         FunctionOpInterface fn = callee(call);

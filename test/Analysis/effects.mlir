@@ -128,10 +128,33 @@ tt.func public @from_int(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>, %addr: i64) {
   tt.store %p, %one : !tt.ptr<f32>
   tt.return
 }
+// An address turned into an integer that may reach memory again (here
+// passed on to a call's argument, i.e. beyond what is followed) is read and
+// written.
 // expected-remark @below {{effects: %arg0 = read-write, %arg1 = untouched}}
 tt.func public @to_int(%x: !tt.ptr<f32>, %y: !tt.ptr<f32>) {
   // expected-remark @below {{%arg0 of @to_int read and written by address converted to an integer}}
   %i = tt.ptr_to_int %x : !tt.ptr<f32> -> i64
+  %c16 = arith.constant 16 : i64
+  %j = arith.addi %i, %c16 : i64
+  %q = tt.int_to_ptr %j : i64 -> !tt.ptr<f32>
+  tt.return
+}
+
+// -----
+
+// An address turned into an integer only to test its alignment (what the
+// front end emits for tensor maps made in the kernel) does not escape.
+// expected-remark @below {{effects: %arg0 = untouched}}
+tt.func public @alignment_check(%x: !tt.ptr<f32>) {
+  %i = tt.ptr_to_int %x : !tt.ptr<f32> -> i64
+  %c16 = arith.constant 16 : i64
+  %c0 = arith.constant 0 : i64
+  %r = arith.remsi %i, %c16 : i64
+  %ok = arith.cmpi eq, %r, %c0 : i64
+  scf.if %ok {
+    tt.print "aligned" {hex = false, isSigned = array<i32: 0>} : %c16 : i64
+  }
   tt.return
 }
 

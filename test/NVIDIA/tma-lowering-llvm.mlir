@@ -77,3 +77,64 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A tensor map made on the device: the first warp zeroes 128 bytes of its
+// shared scratch (on a 128-byte boundary), lane 0 writes every field, the
+// warp copies the map to its global scratch with a release to the tensormap
+// proxy; thread 0 acquires it before copying through it (a generic pointer).
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: llvm.func @device_map(
+  tt.func public @device_map(%base: !tt.ptr<f16>, %M: i32, %K: i32, %row: i64, %x: i32) {
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %s = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+    // CHECK: llvm.and %{{.*}}, %{{.*}} : i32
+    // CHECK: "@$0 st.shared.b32 [$1], 0;", "b,r,~{memory}"
+    // CHECK: "@$0 bar.warp.sync -1;"
+    // CHECK: "@$0 tensormap.replace.tile.global_address.shared::cta.b1024.b64 [$1], $2;", "b,r,l,~{memory}"
+    // CHECK: "@$0 tensormap.replace.tile.rank.shared::cta.b1024.b32 [$1], 1;"
+    // CHECK: "@$0 tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$1], 0, $2;", "b,r,r,~{memory}"
+    // CHECK: "@$0 tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [$1], 0, $2;"
+    // CHECK: "@$0 tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [$1], 0, $2;", "b,r,l,~{memory}"
+    // CHECK: "@$0 tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [$1], 0, $2;"
+    // CHECK: "@$0 tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$1], 1, $2;"
+    // CHECK: "@$0 tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [$1], 1, $2;"
+    // CHECK-NOT: global_stride
+    // CHECK: "@$0 tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [$1], 1, $2;"
+    // CHECK: "@$0 tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [$1], 1;"
+    // CHECK: "@$0 tensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [$1], 0;"
+    // CHECK: "@$0 tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [$1], 3;"
+    // CHECK: "@$0 tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [$1], 0;"
+    // CHECK: "@$0 bar.warp.sync -1;"
+    // CHECK: "@$0 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$1], [$2], 128;", "b,l,r,~{memory}"
+    ttng.tensormap_create %s, %base, [%c64, %c64], [%K, %M], [%row], [%c1, %c1] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i64, i32, i32) -> ()
+    // CHECK: "@$0 fence.proxy.tensormap::generic.acquire.gpu [$1], 128;", "b,l,~{memory}"
+    ttng.tensormap_fenceproxy_acquire %s : !tt.ptr<i8>
+    // CHECK: %[[G:.*]] = llvm.addrspacecast %{{.*}} : !llvm.ptr<1> to !llvm.ptr
+    // CHECK: llvm.ptrtoint %[[G]] : !llvm.ptr to i64
+    // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+    %d = ttng.reinterpret_tensor_descriptor %s : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16>>
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #smem, mutable>
+    ttng.async_tma_copy_local_to_global %d[%x, %x] %buf : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, #smem, mutable>
+    ttng.async_tma_store_wait {pendings = 0 : i32}
+    tt.return
+  }
+}
+
+// -----
+
+// Before sm_90 a tensor map cannot be made on the device.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:80"} {
+  tt.func public @old_map(%base: !tt.ptr<f16>, %M: i32, %row: i64) {
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %s = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+    // expected-error @+2 {{'ttng.tensormap_create' op needs sm_90 or newer (tensormap.replace)}}
+    // expected-error @+1 {{failed to legalize operation 'ttng.tensormap_create'}}
+    ttng.tensormap_create %s, %base, [%c64, %c64], [%M, %M], [%row], [%c1, %c1] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i64, i32, i32) -> ()
+    tt.return
+  }
+}

@@ -107,7 +107,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
   tt.func private @helper(%in: !tt.tensordesc<tensor<64x64xf16>>, %x: i32) attributes {noinline = true} {
-    // expected-error @+1 {{'tt.descriptor_load' op a TMA copy needs the descriptor to be an argument of the kernel (the tensor map the launcher encodes); this one is created in the kernel or passed through a call}}
+    // expected-error @+1 {{'tt.descriptor_load' op a TMA copy needs the descriptor to be an argument of the kernel (the tensor map the launcher encodes) or made in it by tt.make_tensor_descriptor; this one is passed through a call}}
     %v = tt.descriptor_load %in[%x, %x] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
     tt.return
   }
@@ -252,5 +252,130 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
       scf.yield %s, %next : tensor<64x64xf16, #blocked>, i32
     }
     tt.return
+  }
+}
+
+// -----
+
+// A descriptor made in the kernel (tl.make_tensor_descriptor) becomes a
+// tensor map written into this program's global scratch: the box is the
+// block with its inner extent cut to the swizzle (64 halves = 128 bytes),
+// every list innermost first, the row stride in bytes; the acquire before
+// TMA reads it. An unused one is dropped.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: @device_map
+  tt.func public @device_map(%base: !tt.ptr<f16>, %M: i32, %N: i32, %sm: i64, %x: i32) {
+    %c1 = arith.constant 1 : i64
+    // CHECK: %[[S:.*]] = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+    // CHECK: %[[ROW:.*]] = arith.muli %arg3, %c2_i64 : i64
+    // CHECK: ttng.tensormap_create %[[S]], %arg0, [%c64_i32, %c32_i32], [%arg2, %arg1], [%[[ROW]]], [%c1_i32, %c1_i32{{.*}}] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32}
+    // CHECK: ttng.tensormap_fenceproxy_acquire %[[S]] : !tt.ptr<i8>
+    // CHECK: %[[D:.*]] = ttng.reinterpret_tensor_descriptor %[[S]] : !tt.ptr<i8> to !tt.tensordesc<tensor<32x128xf16>>
+    // CHECK-NOT: tt.make_tensor_descriptor
+    %d = tt.make_tensor_descriptor %base, [%M, %N], [%sm, %c1] : !tt.ptr<f16>, !tt.tensordesc<tensor<32x128xf16>>
+    %unused = tt.make_tensor_descriptor %base, [%M, %N], [%sm, %c1] : !tt.ptr<f16>, !tt.tensordesc<tensor<32x128xf16>>
+    // Two boxes of 64 columns.
+    // CHECK: ttng.async_tma_copy_global_to_local %[[D]][%arg4, %arg4]
+    %v = tt.descriptor_load %d[%x, %x] : !tt.tensordesc<tensor<32x128xf16>> -> tensor<32x128xf16, #blocked>
+    // CHECK: ttng.async_tma_copy_local_to_global %[[D]][%arg4, %arg4]
+    tt.descriptor_store %d[%x, %x], %v : !tt.tensordesc<tensor<32x128xf16>>, tensor<32x128xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// The guards of copies through maps made in the kernel also test what TMA
+// needs of the tensor at run time: conditions AxisInfo proves are dropped
+// (the address and the row stride divisible by 16 bytes); the rest (sizes
+// positive) does not change in the K loop, which is unswitched: where it
+// holds, the loop copies by TMA, pipelined; otherwise the pointer branch of
+// every guard that tests exactly that.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: @unswitch
+  tt.func public @unswitch(%base: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %M: i32, %K: i32 {tt.divisibility = 16 : i32}, %n: i32, %fallback: tensor<64x64xf16, #blocked>) -> tensor<64x64xf16, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c0_64 = arith.constant 0 : i64
+    %c1 = arith.constant 1 : i32
+    %c8 = arith.constant 8 : i32
+    %c16_64 = arith.constant 16 : i64
+    %c64 = arith.constant 64 : i32
+    %one = arith.constant 1 : i64
+    %sk = arith.extsi %K : i32 to i64
+    %d = tt.make_tensor_descriptor %base, [%M, %K], [%sk, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+    %addr = tt.ptr_to_int %base : !tt.ptr<f16> -> i64
+    %ra = arith.remsi %addr, %c16_64 : i64
+    %aligned = arith.cmpi eq, %ra, %c0_64 : i64
+    %mpos = arith.cmpi sgt, %M, %c0 : i32
+    %kpos = arith.cmpi sgt, %K, %c0 : i32
+    %rk = arith.remsi %K, %c8 : i32
+    %krow = arith.cmpi eq, %rk, %c0 : i32
+    %v0 = arith.andi %aligned, %mpos : i1
+    %v1 = arith.andi %v0, %kpos : i1
+    %valid = arith.andi %v1, %krow : i1
+    // CHECK: %[[MP:.*]] = arith.cmpi sgt, %arg1
+    // CHECK: %[[KP:.*]] = arith.cmpi sgt, %arg2
+    // CHECK: %[[C:.*]] = arith.andi %[[MP]], %[[KP]] : i1
+    // CHECK-NEXT: scf.if %[[C]]
+    // CHECK: ttng.init_barrier
+    // CHECK: scf.for
+    // CHECK: ttng.wait_barrier
+    // CHECK-NOT: scf.if
+    // CHECK: scf.yield
+    // CHECK: } else {
+    // CHECK: scf.for
+    // CHECK-NOT: ttng.async_tma_copy_global_to_local
+    // CHECK: tt.load %{{.*}} : tensor<64x64x!tt.ptr<f16>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %fallback) -> (tensor<64x64xf16, #blocked>) : i32 {
+      %off = arith.muli %k, %c64 : i32
+      %ro = arith.remsi %off, %c8 : i32
+      %go = arith.cmpi eq, %ro, %c0 : i32
+      %g = arith.andi %valid, %go : i1
+      %t = scf.if %g -> (tensor<64x64xf16, #blocked>) {
+        %l = tt.descriptor_load %d[%c0, %off] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+        scf.yield %l : tensor<64x64xf16, #blocked>
+      } else {
+        %p = tt.splat %base : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+        %l = tt.load %p : tensor<64x64x!tt.ptr<f16>, #blocked>
+        scf.yield %l : tensor<64x64xf16, #blocked>
+      }
+      %s = arith.addf %acc, %t : tensor<64x64xf16, #blocked>
+      scf.yield %s : tensor<64x64xf16, #blocked>
+    }
+    tt.return %r : tensor<64x64xf16, #blocked>
+  }
+
+  // A condition that changes in the loop (an offset no one proves aligned)
+  // keeps the guard in place, and the loop as it is.
+  // CHECK-LABEL: @no_unswitch
+  tt.func public @no_unswitch(%base: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %M: i32, %n: i32, %fallback: tensor<64x64xf16, #blocked>) -> tensor<64x64xf16, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c8 = arith.constant 8 : i32
+    %c64_64 = arith.constant 64 : i64
+    %one = arith.constant 1 : i64
+    %c64 = arith.constant 64 : i32
+    %d = tt.make_tensor_descriptor %base, [%M, %c64], [%c64_64, %one] : !tt.ptr<f16>, !tt.tensordesc<tensor<64x64xf16>>
+    %mpos = arith.cmpi sgt, %M, %c0 : i32
+    // CHECK-NOT: scf.if
+    // CHECK: scf.for
+    // CHECK: scf.if
+    // CHECK: ttng.async_tma_copy_global_to_local
+    // CHECK: } else {
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %fallback) -> (tensor<64x64xf16, #blocked>) : i32 {
+      %ro = arith.remsi %k, %c8 : i32
+      %go = arith.cmpi eq, %ro, %c0 : i32
+      %g = arith.andi %mpos, %go : i1
+      %t = scf.if %g -> (tensor<64x64xf16, #blocked>) {
+        %l = tt.descriptor_load %d[%c0, %k] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+        scf.yield %l : tensor<64x64xf16, #blocked>
+      } else {
+        scf.yield %acc : tensor<64x64xf16, #blocked>
+      }
+      scf.yield %t : tensor<64x64xf16, #blocked>
+    }
+    tt.return %r : tensor<64x64xf16, #blocked>
   }
 }

@@ -242,3 +242,63 @@ tt.func @f() {
   ttng.async_tma_store_wait {pendings = -1 : i32}
   tt.return
 }
+
+// -----
+
+tt.func @f(%s: !tt.ptr<i8>, %b: !tt.ptr<f16>, %r: i64) {
+  %c = arith.constant 64 : i32
+  %big = arith.constant 512 : i32
+  // expected-error @+1 {{'ttng.tensormap_create' op expected 2 box dimensions (one per global dimension), but it has 1}}
+  ttng.tensormap_create %s, %b, [%c], [%c, %c], [%r], [%c, %c] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i64, i32, i32) -> ()
+  tt.return
+}
+
+// -----
+
+tt.func @f(%s: !tt.ptr<i8>, %b: !tt.ptr<f16>, %r: i64) {
+  %c = arith.constant 64 : i32
+  %big = arith.constant 512 : i32
+  // expected-error @+1 {{'ttng.tensormap_create' op expected 1 global strides (one per global dimension but the innermost), but it has 0}}
+  ttng.tensormap_create %s, %b, [%c, %c], [%c, %c], [], [%c, %c] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i32, i32) -> ()
+  tt.return
+}
+
+// -----
+
+tt.func @f(%s: !tt.ptr<i8>, %b: !tt.ptr<f16>, %r: i64) {
+  %c = arith.constant 64 : i32
+  %big = arith.constant 512 : i32
+  // expected-error @+1 {{'ttng.tensormap_create' op expected 2 element strides (one per global dimension), but it has 1}}
+  ttng.tensormap_create %s, %b, [%c, %c], [%c, %c], [%r], [%c] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i64, i32) -> ()
+  tt.return
+}
+
+// -----
+
+tt.func @f(%s: !tt.ptr<i8>, %b: !tt.ptr<f16>, %r: i64) {
+  %c = arith.constant 64 : i32
+  %big = arith.constant 512 : i32
+  // expected-error @+1 {{'ttng.tensormap_create' op expected elem_type in 0..15 (its tensormap.replace encoding), but it is 16}}
+  ttng.tensormap_create %s, %b, [%c, %c], [%c, %c], [%r], [%c, %c] {elem_type = 16 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i64, i32, i32) -> ()
+  tt.return
+}
+
+// -----
+
+tt.func @f(%s: !tt.ptr<i8>, %b: !tt.ptr<f16>, %r: i64) {
+  %c = arith.constant 64 : i32
+  %big = arith.constant 512 : i32
+  // expected-error @+1 {{'ttng.tensormap_create' op expected every box dimension in 1..256 (TMA's box limit), but one is 512}}
+  ttng.tensormap_create %s, %b, [%big, %c], [%c, %c], [%r], [%c, %c] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i64, i32, i32) -> ()
+  tt.return
+}
+
+// -----
+
+tt.func @f(%s: !tt.ptr<i8>, %b: !tt.ptr<f16>, %r: i64) {
+  %c = arith.constant 64 : i32
+  %big = arith.constant 512 : i32
+  // expected-error @+1 {{'ttng.tensormap_create' op expected 1 to 5 global dimensions (a tensor map's rank), but it has 0}}
+  ttng.tensormap_create %s, %b, [], [], [], [] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>) -> ()
+  tt.return
+}

@@ -35,4 +35,17 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     ttng.async_tma_store_wait {pendings = 0 : i32}
     tt.return
   }
+
+  // CHECK-LABEL: @device_maps
+  tt.func @device_maps(%scratch: !tt.ptr<i8>, %base: !tt.ptr<f16>, %M: i32, %K: i32, %row: i64) {
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    // CHECK: ttng.tensormap_create %{{.*}}, %{{.*}}, [%{{.*}}, %{{.*}}], [%{{.*}}, %{{.*}}], [%{{.*}}], [%{{.*}}, %{{.*}}] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i64, i32, i32) -> ()
+    ttng.tensormap_create %scratch, %base, [%c64, %c64], [%K, %M], [%row], [%c1, %c1] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i64, i32, i32) -> ()
+    // CHECK: ttng.tensormap_fenceproxy_acquire %{{.*}} : !tt.ptr<i8>
+    ttng.tensormap_fenceproxy_acquire %scratch : !tt.ptr<i8>
+    // CHECK: ttng.reinterpret_tensor_descriptor %{{.*}} : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16>>
+    %d = ttng.reinterpret_tensor_descriptor %scratch : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16>>
+    tt.return
+  }
 }

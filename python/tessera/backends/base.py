@@ -268,6 +268,13 @@ class Backend:
         tessera.compile's in-process key. Kernels already loaded keep what they were compiled with."""
         return {}
 
+    def device_tensor_maps(self, arch):
+        """Whether kernels compiled for `arch` make TMA tensor maps on the device for
+        tl.make_tensor_descriptor (the front end then emits tt.make_tensor_descriptor and guarded
+        copies through it, which the backend's passes lower); False: such descriptors access
+        memory through pointers."""
+        return False
+
     def cache_key(self, options):
         """What the disk cache key holds of the backend: its class, toolchain and stage functions
         (a replaced stage invalidates what the old one produced), and its compile environment."""

@@ -305,9 +305,13 @@ class NvidiaBackend(base.Backend):
         return {"ptxas": _ptxas_key(find_ptxas())}
 
     def compile_environment(self):
-        # TESSERA_DISABLE_VECTORIZE / _COALESCE / _PIPELINE change the code
+        # TESSERA_DISABLE_VECTORIZE / _COALESCE / _PIPELINE / _TMA change the code
         return {"vectorize": vectorize_enabled(), "coalesce": coalesce_enabled(),
-                "pipeline": pipeline_enabled()}
+                "pipeline": pipeline_enabled(), "tma": _env_flag_off("TESSERA_DISABLE_TMA")}
+
+    def device_tensor_maps(self, arch):
+        """From sm_90 (tensormap.replace), unless TESSERA_DISABLE_TMA is set."""
+        return int(arch) >= 90 and _env_flag_off("TESSERA_DISABLE_TMA")
 
     def environment(self):
         env = super().environment()

@@ -168,15 +168,17 @@ def _parse_descriptor_sig(name, spec):
     return ty, ({},) * len(ty.leaf_types())
 
 
-def make_ttir(jit_fn, arg_types, constexprs, arg_attrs, name=None, extern_libs=None):
+def make_ttir(jit_fn, arg_types, constexprs, arg_attrs, name=None, extern_libs=None, device_tensor_maps=False):
     """Generate, verify and clean up the TTIR of a kernel; returns the module text. `extern_libs`:
     the extern_libs option ({library name: bitcode path}, or its (name, path) pairs) that
-    tl.extern_elementwise calls resolve their library through."""
+    tl.extern_elementwise calls resolve their library through; `device_tensor_maps`: the target
+    backend's device_tensor_maps (tl.make_tensor_descriptor also makes a TMA tensor map)."""
     # The front end is imported when a kernel is first generated, not with the compiler: a
     # process whose kernels all come from the disk cache never needs it.
     from .code_generator import ModuleGenerator
     gen = ModuleGenerator()
     gen.builder.extern_libs = dict(extern_libs or ())
+    gen.builder.device_tensor_maps = bool(device_tensor_maps)
     with core.use_builder(gen.builder):
         gen.gen_kernel(jit_fn, arg_types, constexprs, arg_attrs, name=name)
     text = gen.render()
@@ -393,7 +395,8 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
                 meta.update(used_globals=used, cache=where, constexprs=consts, kernel_key=key)
                 meta.pop("device", None)
                 return CompiledKernel(fn.__name__, asm, meta)
-    ttir, gen = make_ttir(fn, arg_types, consts, arg_attrs, extern_libs=options.extern_libs)
+    ttir, gen = make_ttir(fn, arg_types, consts, arg_attrs, extern_libs=options.extern_libs,
+                          device_tensor_maps=backend_stages and backend.device_tensor_maps(arch))
     asm = {"ttir": ttir}
     stage_meta = {}
     if backend_stages:

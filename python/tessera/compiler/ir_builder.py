@@ -342,6 +342,9 @@ class IRBuilder(BuilderProtocol):
         # resolves library names through; None: paths are not needed (a kernel checked for the
         # interpreter, which runs registered Python implementations).
         self.extern_libs = {}
+        # Whether tl.make_tensor_descriptor also makes a TMA tensor map on the device (the
+        # target's backend says: Backend.device_tensor_maps).
+        self.device_tensor_maps = False
         self.counter = 0
         self.loc = None
         self.functions = []       # finished functions, rendered in order
@@ -518,6 +521,11 @@ class IRBuilder(BuilderProtocol):
     def descriptor_load(self, desc, offsets, ret_ty):
         return self.emit(f"tt.descriptor_load {desc.name}[" + ", ".join(o.name for o in offsets) + "]",
                          f" : {desc.ir_type} -> {ret_ty.to_ir()}", ret_ty)
+
+    def make_tensor_descriptor(self, base, shape, strides, ret_ty):
+        lst = lambda vs: "[" + ", ".join(v.name for v in vs) + "]"  # noqa: E731
+        return self.emit(f"tt.make_tensor_descriptor {base.name}, {lst(shape)}, {lst(strides)}",
+                         f" : {base.ir_type}, {ret_ty.to_ir()}", ret_ty)
 
     def descriptor_store(self, desc, offsets, value):
         self.emit(f"tt.descriptor_store {desc.name}[" + ", ".join(o.name for o in offsets) + f"], {value.name}",

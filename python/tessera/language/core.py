@@ -669,6 +669,11 @@ class tensor_descriptor(tensor_descriptor_base):
         self.shape = tuple(shape)
         self.strides = tuple(strides)
         self.tensor_map = tensor_map  # a tensor of tensor_map_type when type.tma
+        # A TMA tensor map tl.make_tensor_descriptor made in the kernel (a tensor of
+        # tensor_map_type) and the i1 scalar (or True) saying whether TMA may copy through it. Not
+        # a leaf: a descriptor passed to a function or carried by a loop accesses by pointers.
+        self.device_map = None
+        self.device_map_valid = None
 
     def _leaves(self):
         """The run-time values (tensors) the descriptor is made of, in leaf_types order."""

@@ -1407,7 +1407,71 @@ def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="ze
     ty = core.tensor_descriptor_type(block_type(elt, block_shape),
                                      [s.dtype if isinstance(s, tensor) else s for s in shape],
                                      [s.dtype if isinstance(s, tensor) else s for s in strides], padding)
-    return core.tensor_descriptor(base, shape, strides, ty)
+    desc = core.tensor_descriptor(base, shape, strides, ty)
+    _device_tensor_map(desc)
+    return desc
+
+
+def _device_tensor_map(desc):
+    """Where the target makes TMA tensor maps on the device (IRBuilder.device_tensor_maps) and the
+    descriptor is one its copies cover (2-D, zero padding, elements of 1, 2, 4 or 8 bytes, 32-bit
+    sizes, a box of at most 256 per dimension), emits tt.make_tensor_descriptor and sets
+    desc.device_map and desc.device_map_valid: the conditions TMA needs of the tensor that hold
+    only at run time (the address, the row strides and the inner size 16-byte aligned, the
+    strides and sizes positive). Accesses test them with their offsets (_tma_guard) and fall back
+    to pointers; ttng-tma-lowering drops what AxisInfo proves. Constants that fail them: no map."""
+    b = current_builder()
+    if not getattr(b, "device_tensor_maps", False) or len(desc.block_shape) != 2 or desc.type.padding != "zero":
+        return
+    bits = desc.dtype.primitive_bitwidth
+    eb = bits // 8
+    if bits % 8 or eb not in (1, 2, 4, 8) or any(n > 256 for n in desc.block_shape) or \
+            (desc.block_shape[-1] * eb) % 16:
+        return
+    step = 16 // eb  # elements per 16 bytes
+    conds = []
+
+    def need(c):  # a run-time condition (tensor) or a constant one (bool)
+        if isinstance(c, tensor):
+            conds.append(c)
+            return True
+        return bool(c)
+
+    ok = need(compare("eq", mod(cast(desc.base, core.int64), 16), 0))
+    dims = []
+    for d, n in enumerate(desc.shape):
+        if isinstance(n, tensor):
+            if n.dtype.primitive_bitwidth > 32:
+                return
+            ok = ok and need(compare("gt", n, 0))
+            if d == len(desc.shape) - 1:
+                ok = ok and need(compare("eq", mod(n, step), 0))
+            dims.append(n)
+        else:
+            if not 0 < n < 2**31 or (d == len(desc.shape) - 1 and n % step):
+                return
+            dims.append(to_tensor(n))
+    strides = []
+    for st in desc.strides[:-1]:
+        if isinstance(st, tensor):
+            ok = ok and need(compare("gt", st, 0)) and need(compare("eq", mod(st, step), 0))
+            if st.dtype.primitive_bitwidth > 32:
+                ok = ok and need(compare("lt", st, 2**40 // eb))
+            strides.append(cast(st, core.int64))
+        else:
+            if not 0 < st * eb < 2**40 or st % step:
+                return
+            strides.append(cast(to_tensor(st), core.int64))
+    if not ok:
+        return
+    strides.append(cast(to_tensor(1), core.int64))
+    map_ty = core.tensor_map_type(desc.block_type)
+    desc.device_map = tensor(b.make_tensor_descriptor(desc.base.handle, [d.handle for d in dims],
+                                                      [st.handle for st in strides], map_ty), map_ty)
+    valid = True
+    for c in conds:
+        valid = c if valid is True else logical_and(valid, c)
+    desc.device_map_valid = valid
 
 
 def _check_block_shape(block_shape, fn):
@@ -1504,14 +1568,22 @@ def _descriptor_other(desc, mask):
 
 def _tma_guard(desc, offsets):
     """Whether a copy through the descriptor's tensor map may start at `offsets`: TMA needs the
-    innermost offset to be a multiple of 16 bytes. True or False for a constant offset, else an
-    i1 scalar computed at run time (srem(offset, 16 / element bytes) == 0; ttng-tma-lowering folds
-    it to true where AxisInfo proves the divisibility)."""
+    innermost offset to be a multiple of 16 bytes, and a map made in the kernel its run-time
+    conditions (device_map_valid). True or False where known, else an i1 scalar computed at run
+    time (srem(offset, 16 / element bytes) == 0 and the map's conditions; ttng-tma-lowering
+    folds to true what AxisInfo proves)."""
     step = max(1, 16 // max(1, desc.dtype.primitive_bitwidth // 8))
     inner = offsets[-1]
-    if not isinstance(inner, tensor):
-        return inner % step == 0
-    return compare("eq", mod(inner, step), 0)
+    guard = inner % step == 0 if not isinstance(inner, tensor) else compare("eq", mod(inner, step), 0)
+    valid = desc.device_map_valid if desc.tensor_map is None else True
+    if guard is False or valid is True:
+        return guard
+    return valid if guard is True else logical_and(valid, guard)
+
+
+def _tensor_map(desc):
+    """The descriptor's TMA tensor map (the launcher's, or one made in the kernel), or None."""
+    return desc.tensor_map if desc.tensor_map is not None else getattr(desc, "device_map", None)
 
 
 def _if_else(cond, ret, then_fn, else_fn):
@@ -1528,7 +1600,7 @@ def _tensor_map_offsets(desc, offsets):
     """The int32 offsets of a copy through the descriptor's TMA tensor map, or None when it has
     none or an offset is a 64-bit value (TMA coordinates are 32-bit: such accesses stay pointer
     accesses, which wrap nothing)."""
-    if getattr(desc, "tensor_map", None) is None:
+    if _tensor_map(desc) is None:
         return None
     out = []
     for o in offsets:
@@ -1556,7 +1628,7 @@ def descriptor_load(desc, offsets, cache_modifier="", eviction_policy=""):
 
     def by_tma():  # the copy engine: zero fill out of bounds, as the pointer path's mask
         ret = desc.block_type
-        return tensor(current_builder().descriptor_load(desc.tensor_map.handle, [c.handle for c in coords], ret),
+        return tensor(current_builder().descriptor_load(_tensor_map(desc).handle, [c.handle for c in coords], ret),
                       ret)
     if coords is None:
         return by_pointers()
@@ -1589,7 +1661,7 @@ def descriptor_store(desc, offsets, value):
         store(ptrs, value, mask)
 
     def by_tma():  # the copy engine writes the in-bounds elements only
-        current_builder().descriptor_store(desc.tensor_map.handle, [c.handle for c in coords], value.handle)
+        current_builder().descriptor_store(_tensor_map(desc).handle, [c.handle for c in coords], value.handle)
     guard = _tma_guard(desc, offsets) if coords is not None else False
     if guard is True:
         by_tma()

@@ -175,7 +175,7 @@ def kernel_key(jit_fn, arg_types, constexprs, attrs, target, options, stages=Tru
             d, s = dependencies(v)
             deps = hashlib.sha256((deps + d).encode()).hexdigest()
             scopes.update(s)
-    backend, _ = backends.for_target(target)
+    backend, arch = backends.for_target(target)
     options = backend.parse_options(options)
     parts = {
         "build": build_key(),
@@ -186,6 +186,7 @@ def kernel_key(jit_fn, arg_types, constexprs, attrs, target, options, stages=Tru
         "options": sorted((k, repr(v)) for k, v in options.as_dict().items()),
         "target": target,
         "backend": backend.cache_key(options) if stages else "ttir",
+        "device_tensor_maps": bool(stages and backend.device_tensor_maps(arch)),
     }
     text = json.dumps(parts, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest(), scopes

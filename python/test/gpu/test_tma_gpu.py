@@ -2,8 +2,9 @@
 launcher and their 2-D loads and stores become cp.async.bulk.tensor copies (ttng-tma-lowering).
 Checked against torch with odd shapes, strided views, out-of-bounds blocks (zero fill on loads,
 clipping on stores: bytes past the view stay untouched), several element sizes and swizzles, a
-matmul with host descriptors and one with descriptors made in the kernel (pointer accesses), and
-the same results with TESSERA_DISABLE_TMA."""
+matmul with host descriptors and one with descriptors made in the kernel (tensor maps written on
+the device, with pointer accesses where the tensor does not meet TMA's alignment), and the same
+results with TESSERA_DISABLE_TMA."""
 
 import pytest
 
@@ -13,7 +14,8 @@ import tessera  # noqa: E402
 import tessera.language as tl  # noqa: E402
 from tessera.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
-from ..unit.compiler.test_tma_compile import carried_matmul, desc_add_one  # noqa: E402
+from ..unit.compiler.test_tma_compile import carried_matmul, desc_add_one, device_copy  # noqa: E402
+from ..unit.language.test_tensor_descriptor import load_2d, ref_store, ref_tile, store_2d  # noqa: E402
 from . import gpu_marks  # noqa: E402
 
 pytestmark = gpu_marks() + [pytest.mark.skipif(
@@ -143,15 +145,57 @@ def test_host_descriptor_matmul(mnk):
     assert all("cp.async.bulk.tensor" in p for p in _compiled_ptx(desc_matmul))
 
 
-@pytest.mark.parametrize("mnk", [(1000, 784, 264), (129, 136, 72)], ids=str)
+# (1000, 784, 264), (129, 136, 72): every row 16-byte aligned, TMA throughout; (130, 100, 260):
+# rows of B and C (200 bytes) and A (520 bytes) are not, so the copies fall back to pointers at
+# run time; (64, 64, 0): no K iteration.
+@pytest.mark.parametrize("mnk", [(1000, 784, 264), (129, 136, 72), (130, 100, 260), (64, 64, 0)], ids=str)
 def test_device_descriptor_matmul(mnk):
     M, N, K = mnk
     a = torch.randn(M, K, device="cuda", dtype=torch.float16)
     b = torch.randn(K, N, device="cuda", dtype=torch.float16)
-    c = torch.zeros(M, N, device="cuda", dtype=torch.float16)
+    c = torch.full((M, N), 7.0, device="cuda", dtype=torch.float16)
     device_desc_matmul[(tessera.cdiv(M, 128), tessera.cdiv(N, 128))](a, b, c, M, N, K, BM=128, BN=128, BK=64,
                                                                      num_warps=8)
     torch.testing.assert_close(c, (a.float() @ b.float()).half(), atol=0.1, rtol=0.02)
+    ptx = _compiled_ptx(device_desc_matmul)
+    assert ptx and all("tensormap.replace" in p and "cp.async.bulk.tensor" in p for p in ptx)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32, torch.int8], ids=str)
+@pytest.mark.parametrize("shape", [(1000, 784), (333, 80), (70, 60)], ids=str)
+def test_device_descriptor_copy(shape, dtype):
+    # rows of 16-byte multiples take TMA, others (70 x 60 int8 or fp16) fall back to pointers
+    M, N = shape
+    x = torch.randint(-100, 100, (M, N), device="cuda").to(dtype)
+    y = torch.zeros_like(x)
+    device_copy[(tessera.cdiv(M, 64), tessera.cdiv(N, 64))](x, y, M, N, BM=64, BN=64)
+    assert torch.equal(y, x)
+
+
+def test_device_descriptor_of_a_misaligned_base():
+    # A tensor 2 bytes past a 16-byte boundary: the map's address check fails, pointers copy.
+    buf = torch.randn(257 * 128 + 8, device="cuda", dtype=torch.float16)
+    x = buf[1:1 + 257 * 128].view(257, 128)
+    y = torch.zeros(257, 128, device="cuda", dtype=torch.float16)
+    device_copy[(tessera.cdiv(257, 64), 2)](x, y, 257, 128, BM=64, BN=64)
+    assert torch.equal(y, x)
+
+
+@pytest.mark.parametrize("offs", [(0, 0), (40, 48), (-8, -16), (45, 60), (-5, -3)], ids=str)
+def test_device_descriptor_out_of_bounds(offs):
+    # 50 x 72 fp32: 288-byte rows, so TMA copies (inner offsets that are multiples of 4); the
+    # hardware's zero fill and clipping match the pointer path's masks
+    x = torch.randn(50, 72, device="cuda")
+    out = torch.full((16, 32), 7.0, device="cuda")
+    load_2d[(1,)](x, out, 50, 72, offs[0], offs[1], BM=16, BN=32, PAD="zero")
+    import numpy as np
+    np.testing.assert_array_equal(out.cpu().numpy(), ref_tile(x.cpu().numpy(), offs, (16, 32), 0.0))
+    v = torch.randn(16, 32, device="cuda")
+    y = torch.full((50, 72), -1.0, device="cuda")
+    store_2d[(1,)](v, y, 50, 72, offs[0], offs[1], BM=16, BN=32)
+    np.testing.assert_array_equal(y.cpu().numpy(),
+                                  ref_store(np.full((50, 72), -1.0, np.float32), offs, v.cpu().numpy()))
+    assert all("tensormap.replace" in p for p in _compiled_ptx(load_2d) + _compiled_ptx(store_2d))
 
 
 def test_triton_host_descriptors_are_accepted():

@@ -1,8 +1,10 @@
 """Compile-only tests of TMA (no GPU): a descriptor parameter with a tensor map ('tensordesc<...,
 tma>', what a launch on sm_90 passes) compiles its 2-D loads and stores to cp.async.bulk.tensor
 copies with an mbarrier; the map is a 128-byte __grid_constant__ parameter after the base, sizes
-and strides; 64-bit offsets, other ranks and descriptors made in the kernel stay pointer
-accesses; a tensor map before sm_90 is an error."""
+and strides; 64-bit offsets and other ranks stay pointer accesses; a tensor map before sm_90 is an
+error. Descriptors made in the kernel (tl.make_tensor_descriptor) get a tensor map written on the
+device (tensormap.replace) from sm_90, their copies guarded by what TMA needs of the tensor at run
+time."""
 import re
 
 import pytest
@@ -134,3 +136,99 @@ def test_loops_with_carried_coordinates_are_pipelined():
     assert ptx.count("mbarrier.init.shared::cta.b64") == 3 and "ld.global" not in ptx
     # wgmma reads the ring slots (no register round trip for the operands)
     assert "ttg.local_load" not in ttgir.split("scf.for")[1].split("scf.yield")[0]
+
+
+@tessera.jit
+def device_matmul(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(a, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(b, [K, N], [N, 1], [BK, BN])
+    c_desc = tl.make_tensor_descriptor(c, [M, N], [N, 1], [BM, BN])
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        acc = tl.dot(a_desc.load([pm * BM, k * BK]), b_desc.load([k * BK, pn * BN]), acc)
+    c_desc.store([pm * BM, pn * BN], acc.to(tl.float16))
+
+
+@tessera.jit
+def device_copy(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    xd = tl.make_tensor_descriptor(x, [M, N], [N, 1], [BM, BN])
+    yd = tl.make_tensor_descriptor(y, [M, N], [N, 1], [BM, BN])
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    yd.store([pm * BM, pn * BN], xd.load([pm * BM, pn * BN]))
+
+
+MM_SIG = {"a": "*fp16:16", "b": "*fp16:16", "c": "*fp16:16", "M": "i32:16", "N": "i32:16", "K": "i32:16"}
+
+
+def compile_device_matmul(target="cuda:90", sig=None):
+    return tessera.compile(device_matmul, signature=sig or MM_SIG, constexprs={"BM": 128, "BN": 128, "BK": 64},
+                           target=target, num_warps=8, num_stages=3)
+
+
+def test_device_descriptors_make_tensor_maps():
+    k = compile_device_matmul()
+    ttir, ttgir, ptx = k.asm["ttir"], k.asm["ttgir"], k.asm["ptx"]
+    assert ttir.count("tt.make_tensor_descriptor") == 3
+    assert ttgir.count("ttng.tensormap_create") == 3 and ttgir.count("ttg.global_scratch_alloc") == 3
+    # each map: zeroed, its fields set (11 for a 2-D map, 1 stride), copied out and acquired
+    assert ptx.count("tensormap.replace.tile.") == 3 * 13
+    assert ptx.count("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu") == 3
+    assert ptx.count("fence.proxy.tensormap::generic.acquire.gpu") == 3
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" in ptx
+    # 3 maps x 128 bytes of global scratch per program
+    assert k.metadata.get("global_scratch_size", 3 * 128) == 3 * 128
+
+
+def test_device_descriptor_loops_are_unswitched_and_pipelined():
+    # The address and the row strides are proven aligned (specialized arguments): what is left
+    # (sizes positive) is tested once, before the K loop, whose TMA copy is pipelined (3 ring
+    # barriers initialized before it); the other loop keeps guarded copies and pointer loads.
+    ttgir = compile_device_matmul().asm["ttgir"]
+    tma_loop = ttgir.split("scf.for")[1].split("} else {")[0]
+    assert "ttng.wait_barrier" in tma_loop and "ttng.warp_group_dot" in tma_loop and "scf.if" not in tma_loop
+    assert ttgir.split("scf.for")[0].count("ttng.init_barrier") == 3
+
+
+def test_unproven_alignment_is_checked_at_run_time():
+    # K of unknown divisibility: the row stride of A may not be 16-byte aligned; copies through
+    # A's map are guarded in the loop (TMA where it holds, pointer loads otherwise).
+    sig = dict(MM_SIG, K="i32")
+    ptx = compile_device_matmul(sig=sig).asm["ptx"]
+    assert "cp.async.bulk.tensor" in ptx and "ld.global" in ptx
+
+
+@pytest.mark.parametrize("target", ["cuda:80", "cuda:75"])
+def test_device_descriptors_before_sm90_are_pointer_accesses(target):
+    k = compile_device_matmul(target=target)
+    assert "tt.make_tensor_descriptor" not in k.asm["ttir"]
+    assert "tensormap" not in k.asm["ptx"] and "cp.async.bulk.tensor" not in k.asm["ptx"]
+
+
+def test_disable_tma_keeps_device_descriptors_on_pointers(monkeypatch):
+    monkeypatch.setenv("TESSERA_DISABLE_TMA", "1")
+    k = tessera.compile(device_copy, signature={"x": "*fp16:16", "y": "*fp16:16", "M": "i32", "N": "i32"},
+                        constexprs={"BM": 64, "BN": 128}, target="cuda:90")
+    assert "tensormap" not in k.asm["ptx"] and "ld.global" in k.asm["ptx"]
+
+
+def test_maps_only_where_tma_copies_the_block():
+    # 3-D blocks, NaN padding and a static inner size that is not a multiple of 16 bytes: no map
+    @tessera.jit
+    def odd(x, y, BM: tl.constexpr, BN: tl.constexpr, PAD: tl.constexpr):
+        xd = tl.make_tensor_descriptor(x, [100, 70], [70, 1], [BM, BN], padding_option=PAD)
+        yd = tl.make_tensor_descriptor(y, [100, 72], [72, 1], [BM, BN])
+        yd.store([0, 0], xd.load([0, 0]))
+    k = tessera.compile(odd, signature={"x": "*fp32:16", "y": "*fp32:16"}, constexprs={"BM": 16, "BN": 32, "PAD": "zero"},
+                        target="cuda:90")
+    # x: 70 * 4 = 280 bytes per row: pointers; y: 288 bytes: a map
+    assert k.asm["ttir"].count("tt.make_tensor_descriptor") == 1
+    k = tessera.compile(odd, signature={"x": "*fp32:16", "y": "*fp32:16"}, constexprs={"BM": 16, "BN": 32, "PAD": "nan"},
+                        target="cuda:90")
+    assert k.asm["ttir"].count("tt.make_tensor_descriptor") == 1
+
+
+def test_effects_see_stores_through_device_maps():
+    eff = compile_device_matmul().metadata["effects"]
+    assert eff["c"]["effect"] == "written" and eff["a"]["effect"] == "read" and eff["b"]["effect"] == "read", eff

@@ -12,6 +12,14 @@
 // A descriptor operand is the generic address of its CUtensorMap; a shared
 // buffer the address of its first byte.
 //
+// Tensor maps made on the device (ttng.tensormap_create): the first warp
+// zeroes 128 bytes of its shared scratch (rounded up to a 128-byte boundary),
+// lane 0 sets every field with tensormap.replace (rank, address, sizes, byte
+// strides, box, element strides, element type, swizzle, fill), and the warp
+// copies the map to global memory with tensormap.cp_fenceproxy (a release to
+// the tensormap proxy). ttng.tensormap_fenceproxy_acquire is run by thread 0,
+// the thread that issues TMA copies.
+//
 // Boxes and the nvmma_shared layout: with a swizzle of W bytes, TMA moves
 // boxes whose innermost extent is at most W bytes, and the nvmma layout
 // stores the block as W-byte-wide column slabs one after another (each
@@ -29,6 +37,7 @@
 #include "tessera/NVIDIA/Dialect/TTNG/IR/Dialect.h"
 
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+#include "tessera/Conversion/TTGToLLVM/Utility.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 
@@ -270,15 +279,139 @@ struct TMAStoreWaitConversion : public TesseraOpToLLVMPattern<ttng::AsyncTMAStor
   }
 };
 
+/// Shared scratch of ttng.tensormap_create: 128 bytes on a 128-byte boundary
+/// (scratch buffers are 16-byte aligned; the address is rounded up).
+constexpr int64_t kTensormapBytes = 128;
+
+struct TensormapCreateConversion : public TesseraOpToLLVMPattern<ttng::TensormapCreateOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+  LogicalResult matchAndRewrite(ttng::TensormapCreateOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const TargetInfoBase &ti = getTargetInfo();
+    if (ti.getDescriptorBytes() == 0)
+      return op.emitOpError("needs sm_90 or newer (tensormap.replace)");
+    auto offsetAttr = op->getAttrOfType<IntegerAttr>("ttg.scratch_offset");
+    if (!offsetAttr)
+      return op.emitOpError("needs shared memory; run ttg-allocate-shared-memory first");
+    Value base = getSharedMemoryAddress(rewriter, loc, op, ti, offsetAttr.getInt());
+    // The map's shared address, rounded up to 128 bytes.
+    Value addr = sharedAddress(rewriter, loc, base);
+    addr = LLVM::AndOp::create(rewriter, loc,
+                               LLVM::AddOp::create(rewriter, loc, addr,
+                                                   i32Val(rewriter, loc, kTensormapBytes - 1)),
+                               i32Val(rewriter, loc, int32_t(-kTensormapBytes)));
+    auto [lane, warp] = laneAndWarp(rewriter, loc, ti);
+    Value warp0 = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, warp,
+                                       i32Val(rewriter, loc, 0));
+    Value lane0 = LLVM::AndOp::create(
+        rewriter, loc, warp0,
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, lane,
+                             i32Val(rewriter, loc, 0)));
+    // 1. Zero the map: 4 bytes per lane of the first warp.
+    Value mine = LLVM::AddOp::create(rewriter, loc, addr,
+                                     LLVM::ShlOp::create(rewriter, loc, lane, i32Val(rewriter, loc, 2)));
+    Value lanesCover = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, lane,
+                                            i32Val(rewriter, loc, kTensormapBytes / 4));
+    inlineAsm(rewriter, loc, {LLVM::AndOp::create(rewriter, loc, warp0, lanesCover), mine},
+              "@$0 st.shared.b32 [$1], 0;", "b,r,~{memory}");
+    inlineAsm(rewriter, loc, {warp0}, "@$0 bar.warp.sync -1;", "b,~{memory}");
+    // 2. Every field, by lane 0 (dimension lists innermost first).
+    auto replace = [&](StringRef field, StringRef type, std::optional<int> ord, Value v,
+                       std::optional<int64_t> imm = std::nullopt) {
+      std::string text = ("@$0 tensormap.replace.tile." + field + ".shared::cta.b1024." + type +
+                          " [$1], ").str();
+      if (ord)
+        text += std::to_string(*ord) + ", ";
+      SmallVector<Value> operands{lane0, addr};
+      std::string constraints = "b,r";
+      if (v) {
+        text += "$2;";
+        operands.push_back(v);
+        constraints += type == "b64" ? ",l" : ",r";
+      } else {
+        text += std::to_string(*imm) + ";";
+      }
+      inlineAsm(rewriter, loc, operands, text, constraints + ",~{memory}");
+    };
+    size_t rank = adaptor.getGlobalDim().size();
+    Value address = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                             adaptor.getGlobalAddress());
+    replace("global_address", "b64", std::nullopt, address);
+    replace("rank", "b32", std::nullopt, Value(), int64_t(rank) - 1);
+    for (size_t i = 0; i < rank; ++i) {
+      replace("box_dim", "b32", int(i), adaptor.getBoxDim()[i]);
+      replace("global_dim", "b32", int(i), adaptor.getGlobalDim()[i]);
+      if (i + 1 < rank)
+        replace("global_stride", "b64", int(i), adaptor.getGlobalStride()[i]);
+      replace("element_stride", "b32", int(i), adaptor.getElementStride()[i]);
+    }
+    replace("elemtype", "b32", std::nullopt, Value(), op.getElemType());
+    replace("interleave_layout", "b32", std::nullopt, Value(), op.getInterleaveLayout());
+    replace("swizzle_mode", "b32", std::nullopt, Value(), op.getSwizzleMode());
+    replace("fill_mode", "b32", std::nullopt, Value(), op.getFillMode());
+    inlineAsm(rewriter, loc, {warp0}, "@$0 bar.warp.sync -1;", "b,~{memory}");
+    // 3. The warp copies the map out, released to the tensormap proxy.
+    Value global = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                            adaptor.getDescPtr());
+    inlineAsm(rewriter, loc, {warp0, global, addr},
+              "@$0 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu"
+              ".sync.aligned [$1], [$2], 128;",
+              "b,l,r,~{memory}");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TensormapAcquireConversion
+    : public TesseraOpToLLVMPattern<ttng::TensormapFenceproxyAcquireOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+  LogicalResult matchAndRewrite(ttng::TensormapFenceproxyAcquireOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (getTargetInfo().getDescriptorBytes() == 0)
+      return op.emitOpError("needs sm_90 or newer (fence.proxy.tensormap)");
+    Value global = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                            adaptor.getDescPtr());
+    inlineAsm(rewriter, loc, {electOne(rewriter, loc, getTargetInfo()), global},
+              "@$0 fence.proxy.tensormap::generic.acquire.gpu [$1], 128;", "b,l,~{memory}");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The map's global address as the descriptor (a generic pointer: global
+/// addresses are generic ones).
+struct ReinterpretTensorDescConversion
+    : public TesseraOpToLLVMPattern<ttng::ReinterpretTensorDescOp> {
+  using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
+  LogicalResult matchAndRewrite(ttng::ReinterpretTensorDescOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type generic = getTypeConverter()->convertType(op.getType());
+    Value raw = adaptor.getRawDesc();
+    if (raw.getType() != generic)
+      raw = LLVM::AddrSpaceCastOp::create(rewriter, op.getLoc(), generic, raw);
+    rewriter.replaceOp(op, raw);
+    return success();
+  }
+};
+
 } // namespace
 
 namespace tessera::nvidia {
+
+std::optional<int64_t> getTMAScratchBytes(mlir::Operation *op) {
+  if (isa<ttng::TensormapCreateOp>(op))
+    return 2 * kTensormapBytes;
+  return std::nullopt;
+}
 
 void populateTMAPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
                          mlir::RewritePatternSet &patterns) {
   patterns.add<InitBarrierConversion, InvalBarrierConversion, BarrierExpectConversion,
                ArriveBarrierConversion, WaitBarrierConversion, TMALoadConversion,
-               TMAStoreConversion, TMAStoreWaitConversion>(typeConverter);
+               TMAStoreConversion, TMAStoreWaitConversion, TensormapCreateConversion,
+               TensormapAcquireConversion, ReinterpretTensorDescConversion>(typeConverter);
 }
 
 } // namespace tessera::nvidia

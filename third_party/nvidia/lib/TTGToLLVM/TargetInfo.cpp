@@ -707,6 +707,9 @@ public:
   }
 
   std::optional<int64_t> getVendorScratchBytes(Operation *op) const override {
+    if (cc >= 90)
+      if (std::optional<int64_t> bytes = ::tessera::nvidia::getTMAScratchBytes(op))
+        return bytes;
     if (cc < 80)
       return std::nullopt;
     return ::tessera::nvidia::getMmaV2ScratchBytes(op);

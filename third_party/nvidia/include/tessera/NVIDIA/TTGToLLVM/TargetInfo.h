@@ -84,6 +84,10 @@ void populateFastMathPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConve
 /// other ops and for dots they leave to the FMA family.
 std::optional<int64_t> getMmaV2ScratchBytes(mlir::Operation *op);
 
+/// Shared scratch of a ttng.tensormap_create (the map is built there);
+/// std::nullopt for other ops.
+std::optional<int64_t> getTMAScratchBytes(mlir::Operation *op);
+
 } // namespace tessera::nvidia
 
 #endif // TESSERA_NVIDIA_TTGTOLLVM_TARGETINFO_H

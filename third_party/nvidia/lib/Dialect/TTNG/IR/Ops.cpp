@@ -4,6 +4,7 @@
 #include "tessera/NVIDIA/Dialect/TTG/NVIDIALayouts.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -261,6 +262,45 @@ LogicalResult AsyncTMAStoreWaitOp::verify() {
     return emitOpError() << "expected pendings >= 0 (stores left reading "
                             "shared memory), but it is "
                          << pendings;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor maps made on the device
+//===----------------------------------------------------------------------===//
+
+LogicalResult TensormapCreateOp::verify() {
+  size_t rank = getGlobalDim().size();
+  if (rank < 1 || rank > 5)
+    return emitOpError() << "expected 1 to 5 global dimensions (a tensor map's rank), but it has "
+                         << rank;
+  if (getBoxDim().size() != rank)
+    return emitOpError() << "expected " << rank << " box dimensions (one per global dimension), "
+                         << "but it has " << getBoxDim().size();
+  if (getElementStride().size() != rank)
+    return emitOpError() << "expected " << rank << " element strides (one per global dimension), "
+                         << "but it has " << getElementStride().size();
+  if (getGlobalStride().size() != rank - 1)
+    return emitOpError() << "expected " << rank - 1 << " global strides (one per global dimension "
+                         << "but the innermost), but it has " << getGlobalStride().size();
+  struct Field {
+    const char *name;
+    int32_t value, max;
+  } fields[] = {{"elem_type", int32_t(getElemType()), 15},
+                {"interleave_layout", int32_t(getInterleaveLayout()), 2},
+                {"swizzle_mode", int32_t(getSwizzleMode()), 4},
+                {"fill_mode", int32_t(getFillMode()), 1}};
+  for (const Field &f : fields)
+    if (f.value < 0 || f.value > f.max)
+      return emitOpError() << "expected " << f.name << " in 0.." << f.max
+                           << " (its tensormap.replace encoding), but it is " << f.value;
+  for (Value box : getBoxDim()) {
+    APInt v;
+    if (matchPattern(box, m_ConstantInt(&v)) &&
+        (v.getSExtValue() < 1 || v.getSExtValue() > 256))
+      return emitOpError() << "expected every box dimension in 1..256 (TMA's box limit), but one "
+                           << "is " << v.getSExtValue();
+  }
   return success();
 }
 

@@ -21,6 +21,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::tessera::ttng {
@@ -79,56 +80,206 @@ std::string unsupported(Value desc) {
   if (type.getBlockType().getRank() != 2)
     return "a TMA copy of a block of rank " + std::to_string(type.getBlockType().getRank()) +
            " is not supported yet (2-D blocks only)";
+  // A tensor map made in the kernel (tl.make_tensor_descriptor).
+  if (desc.getDefiningOp<ttng::ReinterpretTensorDescOp>() ||
+      desc.getDefiningOp<tt::MakeTensorDescOp>())
+    return "";
   auto arg = dyn_cast<BlockArgument>(desc);
   auto fn = arg ? dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp()) : tt::FuncOp();
   if (!fn || !fn.isPublic() || fn.isNoInline())
     return "a TMA copy needs the descriptor to be an argument of the kernel (the tensor map "
-           "the launcher encodes); this one is created in the kernel or passed through a call";
+           "the launcher encodes) or made in it by tt.make_tensor_descriptor; this one is "
+           "passed through a call";
   return "";
-}
-
-/// The front end guards a copy through a tensor map whose inner offset it
-/// cannot check while tracing: `scf.if (srem(off, k) == 0) { descriptor op }
-/// else { pointer accesses }` (TMA needs 16-byte aligned inner offsets). Where
-/// AxisInfo proves `off` divisible by k (pid * BLOCK, an argument the launcher
-/// specialized as divisible by 16, ...), the condition becomes true, and
-/// its then-branch replaces the if.
-void foldProvenGuards(ModuleOp m) {
-  ModuleAxisInfo axis(m);
-  SmallVector<scf::IfOp> proven;
-  m.walk([&](scf::IfOp ifOp) {
-    bool guardsCopy = false;
-    ifOp.getThenRegion().walk([&](Operation *op) {
-      guardsCopy |= isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op);
-    });
-    auto cmp = ifOp.getCondition().getDefiningOp<arith::CmpIOp>();
-    if (!guardsCopy || !cmp || cmp.getPredicate() != arith::CmpIPredicate::eq ||
-        !matchPattern(cmp.getRhs(), m_Zero()))
-      return;
-    auto rem = cmp.getLhs().getDefiningOp<arith::RemSIOp>();
-    APInt k;
-    if (!rem || !matchPattern(rem.getRhs(), m_ConstantInt(&k)) || k.getSExtValue() <= 0)
-      return;
-    AxisInfo info = axis.get(rem.getLhs());
-    if (info.isInitialized() && info.getRank() >= 1 &&
-        info.getDivisibility(0) % k.getSExtValue() == 0)
-      proven.push_back(ifOp);
-  });
-  // The then-branch replaces the if (so that loop pipelining sees the copy
-  // in the loop body); the guard's computation is left to canonicalization.
-  for (scf::IfOp ifOp : proven) {
-    Block &then = ifOp.getThenRegion().front();
-    auto yield = cast<scf::YieldOp>(then.getTerminator());
-    SmallVector<Value> results(yield.getOperands());
-    yield.erase();
-    ifOp->getBlock()->getOperations().splice(Block::iterator(ifOp), then.getOperations());
-    ifOp.replaceAllUsesWith(results);
-    ifOp.erase();
-  }
 }
 
 Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
+/// The conjuncts of the i1 `cond` (through arith.andi).
+void conjuncts(Value cond, llvm::SetVector<Value> &out) {
+  if (auto a = cond.getDefiningOp<arith::AndIOp>()) {
+    conjuncts(a.getLhs(), out);
+    conjuncts(a.getRhs(), out);
+    return;
+  }
+  out.insert(cond);
+}
+
+/// Whether the i1 `c` is a constant true, or `srem(x, k) == 0` with x
+/// divisible by k by AxisInfo.
+bool provenTrue(Value c, ModuleAxisInfo &axis) {
+  if (matchPattern(c, m_One()))
+    return true;
+  auto cmp = c.getDefiningOp<arith::CmpIOp>();
+  if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq || !matchPattern(cmp.getRhs(), m_Zero()))
+    return false;
+  auto rem = cmp.getLhs().getDefiningOp<arith::RemSIOp>();
+  APInt k;
+  if (!rem || !matchPattern(rem.getRhs(), m_ConstantInt(&k)) || k.getSExtValue() <= 0)
+    return false;
+  AxisInfo info = axis.get(rem.getLhs());
+  return info.isInitialized() && info.getRank() >= 1 &&
+         info.getDivisibility(0) % k.getSExtValue() == 0;
+}
+
+/// Whether `ifOp` is a guard the front end put around a copy through a
+/// tensor map: its then-branch holds descriptor accesses.
+bool isCopyGuard(scf::IfOp ifOp) {
+  bool guardsCopy = false;
+  ifOp.getThenRegion().walk([&](Operation *op) {
+    guardsCopy |= isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op);
+  });
+  return guardsCopy && !ifOp.getElseRegion().empty();
+}
+
+/// Replaces `ifOp` by the operations of one of its branches.
+void inlineBranch(scf::IfOp ifOp, bool thenBranch) {
+  Block &blk = thenBranch ? ifOp.getThenRegion().front() : ifOp.getElseRegion().front();
+  auto yield = cast<scf::YieldOp>(blk.getTerminator());
+  SmallVector<Value> results(yield.getOperands());
+  yield.erase();
+  ifOp->getBlock()->getOperations().splice(Block::iterator(ifOp), blk.getOperations());
+  ifOp.replaceAllUsesWith(results);
+  ifOp.erase();
+}
+
+/// The front end guards a copy through a tensor map with the conditions TMA
+/// needs that it cannot check while tracing: `scf.if (c1 && c2 ...) {
+/// descriptor op } else { pointer accesses }`. The conditions are 16-byte
+/// alignments, `srem(x, k) == 0` (an inner offset, a tensor's address, a
+/// row stride, the inner size), and for maps made in the kernel that every
+/// size is positive. Conditions AxisInfo proves (pid * BLOCK, arguments the
+/// launcher specialized as divisible by 16, ...) are dropped; with none
+/// left, the then-branch replaces the if (so that loop pipelining sees the
+/// copy in the loop body). Where the rest does not change in the innermost
+/// loop around the guard (a map's sizes), that loop is unswitched: `if (rest)
+/// { loop, guards taken } else { loop, guards as they were, or their
+/// pointer branch where the rest is all they test }`.
+void foldProvenGuards(ModuleOp m) {
+  ModuleAxisInfo axis(m);
+  SmallVector<scf::IfOp> guards;
+  m.walk([&](scf::IfOp ifOp) {
+    if (isCopyGuard(ifOp))
+      guards.push_back(ifOp);
+  });
+  // Loops to unswitch, innermost first, with the conditions they test.
+  llvm::MapVector<Operation *, llvm::SetVector<Value>> unswitch;
+  for (scf::IfOp ifOp : guards) {
+    llvm::SetVector<Value> all;
+    conjuncts(ifOp.getCondition(), all);
+    SmallVector<Value> rest;
+    for (Value c : all)
+      if (!provenTrue(c, axis))
+        rest.push_back(c);
+    if (rest.empty()) {
+      inlineBranch(ifOp, true);
+      continue;
+    }
+    if (rest.size() != all.size()) {
+      OpBuilder b(ifOp);
+      Value cond = rest.front();
+      for (Value c : ArrayRef<Value>(rest).drop_front())
+        cond = arith::AndIOp::create(b, ifOp.getLoc(), cond, c);
+      ifOp.getConditionMutable().assign(cond);
+    }
+    auto loop = ifOp->getParentOfType<scf::ForOp>();
+    if (loop && llvm::all_of(rest, [&](Value c) { return loop.isDefinedOutsideOfLoop(c); }))
+      unswitch[loop].insert(rest.begin(), rest.end());
+  }
+  // Inner loops come before the loops around them: post-order.
+  SmallVector<scf::ForOp> order;
+  m.walk([&](scf::ForOp loop) {
+    if (unswitch.count(loop))
+      order.push_back(loop);
+  });
+  for (scf::ForOp loop : order) {
+    const llvm::SetVector<Value> &conds = unswitch[loop];
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value cond = conds.front();
+    for (Value c : conds.getArrayRef().drop_front())
+      cond = arith::AndIOp::create(b, loc, cond, c);
+    auto ifOp = scf::IfOp::create(b, loc, loop.getResultTypes(), cond, /*withElseRegion=*/true);
+    for (bool taken : {true, false}) {
+      Block &blk = taken ? ifOp.getThenRegion().front() : ifOp.getElseRegion().front();
+      OpBuilder ib = OpBuilder::atBlockEnd(&blk);
+      if (!blk.empty() && blk.back().hasTrait<OpTrait::IsTerminator>())
+        ib.setInsertionPoint(&blk.back());
+      auto copy = cast<scf::ForOp>(ib.clone(*loop));
+      if (blk.empty() || !blk.back().hasTrait<OpTrait::IsTerminator>())
+        scf::YieldOp::create(ib, loc, copy.getResults());
+      else
+        blk.back().setOperands(copy.getResults());
+      SmallVector<scf::IfOp> inner;
+      copy.walk([&](scf::IfOp g) {
+        if (isCopyGuard(g))
+          inner.push_back(g);
+      });
+      for (scf::IfOp g : inner) {
+        llvm::SetVector<Value> cs;
+        conjuncts(g.getCondition(), cs);
+        bool subset = llvm::all_of(cs, [&](Value c) { return conds.contains(c); });
+        if (taken && subset)
+          inlineBranch(g, true);
+        else if (!taken && subset && cs.size() == conds.size())
+          inlineBranch(g, false);
+      }
+    }
+    loop.replaceAllUsesWith(ifOp.getResults());
+    loop.erase();
+  }
+}
+
+/// tt.make_tensor_descriptor (2-D, used by copies) as a tensor map written
+/// into this program's global scratch: ttng.tensormap_create, the acquire
+/// that orders it before TMA reads it, and the map as the descriptor. The
+/// box and swizzle follow blockBuffer (the block's inner extent cut to the
+/// swizzle width), as the host encoder does for kernel arguments.
+void lowerDeviceDescriptors(ModuleOp m) {
+  SmallVector<tt::MakeTensorDescOp> makes;
+  m.walk([&](tt::MakeTensorDescOp op) { makes.push_back(op); });
+  for (tt::MakeTensorDescOp make : makes) {
+    if (make->use_empty()) {
+      make.erase();
+      continue;
+    }
+    RankedTensorType block = make.getType().getBlockType();
+    if (block.getRank() != 2)
+      continue; // its copies report it (unsupported)
+    OpBuilder b(make);
+    Location loc = make.getLoc();
+    MLIRContext *ctx = b.getContext();
+    int64_t elt = std::max<int64_t>(1, block.getElementTypeBitWidth() / 8);
+    int64_t swizzle = ttng::tmaSwizzleBytes(block.getShape().back() * elt);
+    auto scratch = ttg::GlobalScratchAllocOp::create(
+        b, loc, tt::PointerType::get(IntegerType::get(ctx, 8), 1), b.getI32IntegerAttr(128),
+        b.getI32IntegerAttr(128));
+    SmallVector<Value> box, dims, strides, elementStrides;
+    int64_t rank = block.getRank();
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      int64_t extent = block.getDimSize(i);
+      if (i == rank - 1 && swizzle)
+        extent = std::min(extent, swizzle / elt);
+      box.push_back(i32Const(b, loc, extent));
+      dims.push_back(make.getShape()[i]);
+      elementStrides.push_back(i32Const(b, loc, 1));
+      if (i < rank - 1)
+        strides.push_back(arith::MulIOp::create(b, loc, make.getStrides()[i],
+                                                arith::ConstantIntOp::create(b, loc, elt, 64)));
+    }
+    // tensormap.replace's element types by size (copies move bits).
+    int32_t elemType = elt == 1 ? 0 : elt == 2 ? 1 : elt == 4 ? 2 : 4;
+    int32_t swizzleMode = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
+    ttng::TensormapCreateOp::create(b, loc, scratch, make.getBase(), box, dims, strides,
+                                    elementStrides, elemType, /*interleave_layout=*/0,
+                                    swizzleMode, /*fill_mode=*/0);
+    ttng::TensormapFenceproxyAcquireOp::create(b, loc, scratch);
+    auto desc = ttng::ReinterpretTensorDescOp::create(b, loc, make.getType(), scratch);
+    make.replaceAllUsesWith(desc.getResult());
+    make.erase();
+  }
 }
 
 int64_t blockBytes(RankedTensorType block) {
@@ -185,7 +336,7 @@ bool pipelineLoop(scf::ForOp loop, int stages, Type barrierType) {
   Block *body = loop.getBody();
   SmallVector<tt::DescriptorLoadOp> loads;
   for (auto l : body->getOps<tt::DescriptorLoadOp>())
-    if (unsupported(l.getDesc()).empty())
+    if (unsupported(l.getDesc()).empty() && loop.isDefinedOutsideOfLoop(l.getDesc()))
       loads.push_back(l);
   if (loads.empty())
     return false;
@@ -348,6 +499,7 @@ struct TMALoweringPass : public ttng::impl::TMALoweringBase<TMALoweringPass> {
     if (targetCapability(m) < 90)
       return;
     foldProvenGuards(m);
+    lowerDeviceDescriptors(m);
     MLIRContext *ctx = &getContext();
     auto barrierEnc = ttg::SwizzledSharedEncodingAttr::get(
         ctx, 1, 1, 1, {0}, ttg::CTALayoutAttr::getDefault(ctx, 1));

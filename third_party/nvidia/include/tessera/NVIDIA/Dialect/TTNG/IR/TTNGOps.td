@@ -244,4 +244,68 @@ def TTNG_AsyncTMAStoreWaitOp : TTNG_Op<"async_tma_store_wait", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Tensor maps made on the device (tl.make_tensor_descriptor): written into
+// global scratch, then handed to the tensormap proxy that TMA reads through.
+//===----------------------------------------------------------------------===//
+
+def TTNG_TensormapCreateOp : TTNG_Op<"tensormap_create", [
+    MemoryEffects<[MemWrite<TT_GlobalMemory>]>, AttrSizedOperandSegments]> {
+  let summary = "write a tiled TMA tensor map (128 bytes) describing a strided tensor";
+  let description = [{
+    Writes to `desc_ptr` (global memory, 128-byte aligned) the tensor map of
+    the tensor at `global_address` with sizes `global_dim` and byte strides
+    `global_stride`, copied in boxes of `box_dim` elements. Every list is
+    innermost dimension first (the hardware's order); `global_stride` has one
+    entry less than `global_dim` (the innermost stride is the element size).
+    `elem_type`, `interleave_layout`, `swizzle_mode` and `fill_mode` hold the
+    PTX `tensormap.replace` encodings. The map is built in shared scratch by
+    the first warp and copied out with a release to the tensormap proxy; a
+    thread that copies through it first runs `ttng.tensormap_fenceproxy_acquire`.
+
+    ```mlir
+    ttng.tensormap_create %scratch, %base, [%c64_i32, %c64_i32], [%K, %M], [%row_bytes],
+        [%c1_i32, %c1_i32] {elem_type = 1 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32,
+        swizzle_mode = 3 : i32} : (!tt.ptr<i8>, !tt.ptr<f16>, i32, i32, i32, i32, i64, i32, i32) -> ()
+    ```
+  }];
+  let arguments = (ins TT_Ptr:$desc_ptr, TT_Ptr:$global_address, Variadic<I32>:$box_dim,
+                       Variadic<I32>:$global_dim, Variadic<I64>:$global_stride,
+                       Variadic<I32>:$element_stride, I32Attr:$elem_type,
+                       I32Attr:$interleave_layout, I32Attr:$swizzle_mode, I32Attr:$fill_mode);
+  let assemblyFormat = [{
+    $desc_ptr `,` $global_address `,` `[` $box_dim `]` `,` `[` $global_dim `]` `,`
+    `[` $global_stride `]` `,` `[` $element_stride `]` attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TTNG_TensormapFenceproxyAcquireOp : TTNG_Op<"tensormap_fenceproxy_acquire", [
+    MemoryEffects<[MemRead<TT_GlobalMemory>, MemWrite<TT_GlobalMemory>]>]> {
+  let summary = "acquire a tensor map written by the generic proxy for TMA copies";
+  let description = [{
+    `fence.proxy.tensormap::generic.acquire.gpu [desc_ptr], 128`, run by the
+    thread that issues TMA copies through the map at `desc_ptr` (written by
+    `ttng.tensormap_create`).
+
+    ```mlir
+    ttng.tensormap_fenceproxy_acquire %scratch : !tt.ptr<i8>
+    ```
+  }];
+  let arguments = (ins TT_Ptr:$desc_ptr);
+  let assemblyFormat = "$desc_ptr attr-dict `:` qualified(type($desc_ptr))";
+}
+
+def TTNG_ReinterpretTensorDescOp : TTNG_Op<"reinterpret_tensor_descriptor", [Pure]> {
+  let summary = "the tensor map at an address as a tensor descriptor";
+  let description = [{
+    ```mlir
+    %desc = ttng.reinterpret_tensor_descriptor %scratch : !tt.ptr<i8> to !tt.tensordesc<tensor<64x64xf16>>
+    ```
+  }];
+  let arguments = (ins TT_Ptr:$rawDesc);
+  let results = (outs TT_TensorDesc:$result);
+  let assemblyFormat = "$rawDesc attr-dict `:` qualified(type($rawDesc)) `to` qualified(type($result))";
+}
+
 #endif // TESSERA_NVIDIA_DIALECT_TTNG_IR_TTNGOPS_TD
