@@ -774,3 +774,5 @@ int64_t ModuleAxisInfo::getVectorElements(Value ptr, unsigned dim, int64_t eleme
   int64_t byWidth = std::max<int64_t>(1, maxBytes / elementBytes);
   return std::max<int64_t>(1, std::min({byContiguity, byAlignment, byWidth}));
 }
+
+bool mlir::tessera::knownNonNegative(Value v) { return isKnownNonNegative(v); }

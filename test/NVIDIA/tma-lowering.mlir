@@ -379,3 +379,37 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %r : tensor<64x64xf16, #blocked>
   }
 }
+
+// -----
+
+// Stores by TMA are also guarded by non-negative coordinates: proven for
+// pid * 64 (the then-branch replaces the if), kept for a plain argument.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: @store_guards
+  tt.func public @store_guards(%out: !tt.tensordesc<tensor<64x64xf16>>, %any: i32 {tt.divisibility = 16 : i32}, %v: tensor<64x64xf16, #blocked>, %p: !tt.ptr<f16>) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %pid = tt.get_program_id x : i32
+    %off = arith.muli %pid, %c64 : i32
+    // CHECK-NOT: scf.if
+    // CHECK: ttng.async_tma_copy_local_to_global %arg0[%{{.*}}, %{{.*}}]
+    %g1 = arith.cmpi sge, %off, %c0 : i32
+    scf.if %g1 {
+      tt.descriptor_store %out[%off, %off], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    } else {
+      %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+      tt.store %ps, %v : tensor<64x64x!tt.ptr<f16>, #blocked>
+    }
+    // CHECK: %[[G:.*]] = arith.cmpi sge, %arg1, %{{.*}} : i32
+    // CHECK: scf.if %[[G]]
+    %g2 = arith.cmpi sge, %any, %c0 : i32
+    scf.if %g2 {
+      tt.descriptor_store %out[%any, %any], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    } else {
+      %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+      tt.store %ps, %v : tensor<64x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return
+  }
+}

@@ -119,6 +119,11 @@ private:
   DataFlowSolver solver;
 };
 
+/// Whether the integer `v` is known to be >= 0 (program ids, non-negative
+/// constants, arguments specialization marked tt.non_negative, values a
+/// tl.assume vouches for, and what arithmetic makes of those).
+bool knownNonNegative(Value v);
+
 } // namespace mlir::tessera
 
 #endif // TESSERA_ANALYSIS_AXISINFO_H

@@ -1566,6 +1566,22 @@ def _descriptor_other(desc, mask):
     return float("nan") if desc.type.padding == "nan" else 0
 
 
+def _tma_store_guard(desc, offsets):
+    """_tma_guard for a store, which TMA also needs at non-negative coordinates (a store at a
+    negative one stopped the kernel with an illegal instruction on the H200): each offset >= 0
+    (ttng-tma-lowering folds what it knows to be non-negative, e.g. pid * BLOCK)."""
+    guard = _tma_guard(desc, offsets)
+    for off in offsets:
+        if guard is False:
+            return False
+        c = compare("ge", off, 0) if isinstance(off, tensor) else off >= 0
+        if c is False:
+            return False
+        if c is not True:
+            guard = c if guard is True else logical_and(guard, c)
+    return guard
+
+
 def _tma_guard(desc, offsets):
     """Whether a copy through the descriptor's tensor map may start at `offsets`: TMA needs the
     innermost offset to be a multiple of 16 bytes, and a map made in the kernel its run-time
@@ -1662,7 +1678,7 @@ def descriptor_store(desc, offsets, value):
 
     def by_tma():  # the copy engine writes the in-bounds elements only
         current_builder().descriptor_store(_tensor_map(desc).handle, [c.handle for c in coords], value.handle)
-    guard = _tma_guard(desc, offsets) if coords is not None else False
+    guard = _tma_store_guard(desc, offsets) if coords is not None else False
     if guard is True:
         by_tma()
     elif guard is False:

@@ -107,13 +107,17 @@ void conjuncts(Value cond, llvm::SetVector<Value> &out) {
   out.insert(cond);
 }
 
-/// Whether the i1 `c` is a constant true, or `srem(x, k) == 0` with x
-/// divisible by k by AxisInfo.
+/// Whether the i1 `c` is a constant true, `x >= 0` with x known
+/// non-negative, or `srem(x, k) == 0` with x divisible by k by AxisInfo.
 bool provenTrue(Value c, ModuleAxisInfo &axis) {
   if (matchPattern(c, m_One()))
     return true;
   auto cmp = c.getDefiningOp<arith::CmpIOp>();
-  if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq || !matchPattern(cmp.getRhs(), m_Zero()))
+  if (!cmp || !matchPattern(cmp.getRhs(), m_Zero()))
+    return false;
+  if (cmp.getPredicate() == arith::CmpIPredicate::sge)
+    return knownNonNegative(cmp.getLhs());
+  if (cmp.getPredicate() != arith::CmpIPredicate::eq)
     return false;
   auto rem = cmp.getLhs().getDefiningOp<arith::RemSIOp>();
   APInt k;
@@ -149,14 +153,14 @@ void inlineBranch(scf::IfOp ifOp, bool thenBranch) {
 /// needs that it cannot check while tracing: `scf.if (c1 && c2 ...) {
 /// descriptor op } else { pointer accesses }`. The conditions are 16-byte
 /// alignments, `srem(x, k) == 0` (an inner offset, a tensor's address, a
-/// row stride, the inner size), and for maps made in the kernel that every
-/// size is positive. Conditions AxisInfo proves (pid * BLOCK, arguments the
+/// row stride, the inner size), non-negative offsets of stores (`x >= 0`),
+/// and for maps made in the kernel that every size is positive. Conditions AxisInfo proves (pid * BLOCK, arguments the
 /// launcher specialized as divisible by 16, ...) are dropped; with none
 /// left, the then-branch replaces the if (so that loop pipelining sees the
 /// copy in the loop body). Where the rest does not change in the innermost
 /// loop around the guard (a map's sizes), that loop is unswitched: `if (rest)
-/// { loop, guards taken } else { loop, guards as they were, or their
-/// pointer branch where the rest is all they test }`.
+/// { loop, guards that test no more taken } else { loop, every guard's
+/// pointer branch }`.
 void foldProvenGuards(ModuleOp m) {
   ModuleAxisInfo axis(m);
   SmallVector<scf::IfOp> guards;
@@ -220,11 +224,13 @@ void foldProvenGuards(ModuleOp m) {
       for (scf::IfOp g : inner) {
         llvm::SetVector<Value> cs;
         conjuncts(g.getCondition(), cs);
-        bool subset = llvm::all_of(cs, [&](Value c) { return conds.contains(c); });
-        if (taken && subset)
-          inlineBranch(g, true);
-        else if (!taken && subset && cs.size() == conds.size())
+        // The pointer branch is always correct (TMA is the fast way): the
+        // loop for tensors TMA cannot copy (an empty one) takes it, and keeps
+        // no copies whose registers the fast loop would pay for.
+        if (!taken)
           inlineBranch(g, false);
+        else if (llvm::all_of(cs, [&](Value c) { return conds.contains(c); }))
+          inlineBranch(g, true);
       }
     }
     loop.replaceAllUsesWith(ifOp.getResults());
