@@ -1,6 +1,7 @@
-// RUN: tessera-opt %s -split-input-file -verify-diagnostics --ttng-tma-lowering --mlir-print-local-scope | FileCheck %s
+// RUN: tessera-opt %s -split-input-file -verify-diagnostics --ttng-tma-lowering=all-copies=true --mlir-print-local-scope | FileCheck %s
 // RUN: tessera-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(ttng-tma-lowering, ttg-allocate-shared-memory, ttg-membar)' | FileCheck %s --check-prefix=MEMBAR
 // RUN: tessera-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(ttng-tma-lowering, canonicalize, cse)' | FileCheck %s --check-prefix=CANON
+// RUN: tessera-opt %s -split-input-file -verify-diagnostics --ttng-tma-lowering --mlir-print-local-scope | FileCheck %s --check-prefix=POLICY
 
 // ttng-tma-lowering: descriptor loads and stores of kernel-argument
 // descriptors become TMA copies through 1024-byte aligned nvmma buffers.
@@ -409,6 +410,62 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     } else {
       %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
       tt.store %ps, %v : tensor<64x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// The default policy (POLICY): a guarded copy takes TMA where it serves
+// tensor cores -- a block that reaches a dot's operand, a store of what a dot
+// computed -- and its pointer branch elsewhere (here the copy of %in to %out
+// and the store of a plain block). all-copies keeps TMA for all (CHECK).
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  // POLICY-LABEL: @policy
+  // CHECK-LABEL: @policy
+  tt.func public @policy(%in: !tt.tensordesc<tensor<64x64xf16>>, %out: !tt.tensordesc<tensor<64x64xf16>>, %g: i1, %p: !tt.ptr<f16>, %fallback: tensor<64x64xf16, #blocked>) {
+    %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %c0 = arith.constant 0 : i32
+    // A copy: pointers.
+    // POLICY: %[[V:.*]] = tt.load
+    // POLICY: tt.store %{{.*}}, %[[V]]
+    // CHECK: ttng.async_tma_copy_global_to_local %arg0
+    // CHECK: ttng.async_tma_copy_local_to_global %arg1
+    %v = scf.if %g -> (tensor<64x64xf16, #blocked>) {
+      %t = tt.descriptor_load %in[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      scf.yield %t : tensor<64x64xf16, #blocked>
+    } else {
+      %t = tt.load %ps : tensor<64x64x!tt.ptr<f16>, #blocked>
+      scf.yield %t : tensor<64x64xf16, #blocked>
+    }
+    scf.if %g {
+      tt.descriptor_store %out[%c0, %c0], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    } else {
+      tt.store %ps, %v : tensor<64x64x!tt.ptr<f16>, #blocked>
+    }
+    // Dot operands and the store of the dot's result: TMA.
+    // POLICY: ttng.async_tma_copy_global_to_local %arg0
+    // POLICY: tt.dot
+    // POLICY: ttng.async_tma_copy_local_to_global %arg1
+    %a = scf.if %g -> (tensor<64x64xf16, #blocked>) {
+      %t = tt.descriptor_load %in[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      scf.yield %t : tensor<64x64xf16, #blocked>
+    } else {
+      scf.yield %fallback : tensor<64x64xf16, #blocked>
+    }
+    %ad = ttg.convert_layout %a : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #acc}>>
+    %bd = ttg.convert_layout %fallback : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #acc}>>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+    %d = tt.dot %ad, %bd, %z : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #acc}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #acc}>> -> tensor<64x64xf32, #acc>
+    %h = arith.truncf %d : tensor<64x64xf32, #acc> to tensor<64x64xf16, #acc>
+    %hb = ttg.convert_layout %h : tensor<64x64xf16, #acc> -> tensor<64x64xf16, #blocked>
+    scf.if %g {
+      tt.descriptor_store %out[%c0, %c0], %hb : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    } else {
+      tt.store %ps, %hb : tensor<64x64x!tt.ptr<f16>, #blocked>
     }
     tt.return
   }

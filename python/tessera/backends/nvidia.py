@@ -101,14 +101,17 @@ MEMORY_LAYOUT_PASSES = "ttg-coalesce, ttg-remove-layout-conversions, "
 EPILOGUE_PASSES = "canonicalize, ttg-remove-layout-conversions, "
 
 
-def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True, num_stages=3, pipeline=True):
+def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True, num_stages=3, pipeline=True,
+                   tma_all=False):
     """The TTIR -> TTGIR pipeline; without ttg-coalesce and ttg-remove-layout-conversions when
     `coalesce` is False (TESSERA_DISABLE_COALESCE); with ttg-pipeline (num_stages, loops' own
     tl.range(num_stages=) first) from sm_80, where copies run in the background, unless `pipeline`
-    is False (TESSERA_DISABLE_PIPELINE)."""
+    is False (TESSERA_DISABLE_PIPELINE); `tma_all` (TESSERA_TMA_ALL_COPIES): ttng-tma-lowering
+    copies by TMA wherever it may, not only for tensor cores."""
     pipelined = f"ttg-pipeline{{num-stages={num_stages}}}, " if pipeline and int(cc) >= 80 else ""
     # Descriptor accesses through tensor maps (host descriptors on sm_90+) become TMA copies.
-    tma = (f"ttng-tma-lowering{{num-stages={num_stages if pipeline else 1}}}, " if int(cc) >= 90 else "")
+    tma = (f"ttng-tma-lowering{{num-stages={num_stages if pipeline else 1} all-copies={str(bool(tma_all)).lower()}}}, "
+           if int(cc) >= 90 else "")
     tma_operands = "ttng-tma-operands, " if int(cc) >= 90 else ""
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
             f"num-ctas={num_ctas} target=cuda:{cc}}}, {tma}{MEMORY_LAYOUT_PASSES if coalesce else ''}"
@@ -128,6 +131,13 @@ def pipeline_enabled():
     """False when TESSERA_DISABLE_PIPELINE is set (to anything but "" or "0"): loops keep their
     synchronous loads (ttg-pipeline is left out), to bisect a miscompile; part of the cache key."""
     return _env_flag_off("TESSERA_DISABLE_PIPELINE")
+
+
+def tma_all_copies():
+    """True when TESSERA_TMA_ALL_COPIES is set (to anything but "" or "0"): every descriptor copy
+    TMA may do takes TMA (ttng-tma-lowering's all-copies), not only those feeding or written by
+    tensor cores; for tests of the TMA path and measurements. Part of the cache key."""
+    return not _env_flag_off("TESSERA_TMA_ALL_COPIES")
 
 
 def coalesce_enabled():
@@ -174,7 +184,7 @@ def _native_compile(src, start, name, arch, options):
     if start == "ttir":
         stages.append(("ttgir", ttgir_pipeline(options.num_warps, WARP_SIZE, options.num_ctas, arch,
                                                 coalesce_enabled(), options.num_stages,
-                                                pipeline_enabled())))
+                                                pipeline_enabled(), tma_all_copies())))
         keep.insert(0, "ttgir")
     stages.append(("llvm", llvm_pipeline(vectorize_enabled())))
     native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
@@ -307,7 +317,8 @@ class NvidiaBackend(base.Backend):
     def compile_environment(self):
         # TESSERA_DISABLE_VECTORIZE / _COALESCE / _PIPELINE / _TMA change the code
         return {"vectorize": vectorize_enabled(), "coalesce": coalesce_enabled(),
-                "pipeline": pipeline_enabled(), "tma": _env_flag_off("TESSERA_DISABLE_TMA")}
+                "pipeline": pipeline_enabled(), "tma": _env_flag_off("TESSERA_DISABLE_TMA"),
+                "tma_all_copies": tma_all_copies()}
 
     def device_tensor_maps(self, arch):
         """From sm_90 (tensormap.replace), unless TESSERA_DISABLE_TMA is set."""

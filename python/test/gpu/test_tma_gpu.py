@@ -22,6 +22,21 @@ pytestmark = gpu_marks() + [pytest.mark.skipif(
     not torch.cuda.is_available() or torch.cuda.get_device_capability()[0] < 9, reason="TMA needs sm_90")]
 
 
+@pytest.fixture(autouse=True)
+def _tma_everywhere(monkeypatch):
+    """These tests check the TMA path itself: every guarded copy takes TMA (TESSERA_TMA_ALL_COPIES),
+    not only those serving tensor cores (the default policy: test_default_policy_copies_by_pointers).
+    Loaded kernels keep what they were compiled with: the caches are cleared around each test."""
+    monkeypatch.setenv("TESSERA_TMA_ALL_COPIES", "1")
+    kernels = [desc_add_one, device_copy, load_2d, store_2d, desc_tile_at, desc_matmul, device_desc_matmul,
+               carried_matmul]
+    for k in kernels:
+        k.cache.clear()
+    yield
+    for k in kernels:
+        k.cache.clear()
+
+
 @tessera.jit
 def desc_tile_at(src, out, om, on, BM: tl.constexpr, BN: tl.constexpr):
     # one block at (om, on), possibly out of bounds, stored densely through pointers
@@ -221,3 +236,21 @@ def test_carried_offsets_pipeline(mnk):
         TensorDescriptor.from_tensor(a, [128, 64]), TensorDescriptor.from_tensor(b, [64, 128]), c, M, N, K,
         BM=128, BN=128, BK=64, num_warps=8, num_stages=3)
     torch.testing.assert_close(c, (a.float() @ b.float()).half(), atol=0.1, rtol=0.02)
+
+
+def test_default_policy_copies_by_pointers(monkeypatch):
+    # Without TESSERA_TMA_ALL_COPIES a copy takes pointer accesses (faster than one TMA round trip
+    # per program) and a matmul TMA: both correct.
+    monkeypatch.delenv("TESSERA_TMA_ALL_COPIES")
+    x = torch.randn(1000, 784, device="cuda", dtype=torch.float16)
+    y = torch.zeros_like(x)
+    device_copy[(tessera.cdiv(1000, 64), tessera.cdiv(784, 64))](x, y, 1000, 784, BM=64, BN=64)
+    assert torch.equal(y, x)
+    assert all("cp.async.bulk.tensor" not in p for p in _compiled_ptx(device_copy))
+    a = torch.randn(1000, 264, device="cuda", dtype=torch.float16)
+    b = torch.randn(264, 784, device="cuda", dtype=torch.float16)
+    c = torch.zeros(1000, 784, device="cuda", dtype=torch.float16)
+    device_desc_matmul[(tessera.cdiv(1000, 128), tessera.cdiv(784, 128))](a, b, c, 1000, 784, 264, BM=128, BN=128,
+                                                                           BK=64, num_warps=8)
+    torch.testing.assert_close(c, (a.float() @ b.float()).half(), atol=0.1, rtol=0.02)
+    assert all("cp.async.bulk.tensor" in p for p in _compiled_ptx(device_desc_matmul))

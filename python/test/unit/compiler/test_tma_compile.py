@@ -27,6 +27,13 @@ def desc_wide_offsets(src, dst, off, BM: tl.constexpr, BN: tl.constexpr):
     dst.store([off, 0], v)
 
 
+@pytest.fixture
+def all_copies(monkeypatch):
+    """Tests of the TMA path itself: every guarded copy takes TMA, not only those serving tensor
+    cores (the default policy: test_default_policy_copies_by_pointers)."""
+    monkeypatch.setenv("TESSERA_TMA_ALL_COPIES", "1")
+
+
 def compile_copy(block="64, 128", dtype="fp16", target="cuda:90", kernel=desc_add_one, extra=None):
     sig = {"src": f"tensordesc<{dtype}[{block}], tma>", "dst": f"tensordesc<{dtype}[{block}], tma>"}
     sig.update(extra or {})
@@ -34,7 +41,7 @@ def compile_copy(block="64, 128", dtype="fp16", target="cuda:90", kernel=desc_ad
     return tessera.compile(kernel, signature=sig, constexprs={"BM": bm, "BN": bn}, target=target)
 
 
-def test_loads_and_stores_become_tma_copies():
+def test_loads_and_stores_become_tma_copies(all_copies):
     k = compile_copy()
     ttir, ttgir, ptx = k.asm["ttir"], k.asm["ttgir"], k.asm["ptx"]
     assert "tt.descriptor_load" in ttir and "tt.descriptor_store" in ttir
@@ -53,7 +60,7 @@ def test_loads_and_stores_become_tma_copies():
 
 @pytest.mark.parametrize("dtype,block,boxes", [("fp32", "32, 32", 1), ("int8", "32, 64", 1), ("bf16", "64, 256", 4),
                                                ("fp32", "16, 8", 1)])
-def test_element_sizes_and_swizzles(dtype, block, boxes):
+def test_element_sizes_and_swizzles(dtype, block, boxes, all_copies):
     ptx = compile_copy(block, dtype).asm["ptx"]
     assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global") == boxes
 
@@ -94,7 +101,7 @@ def desc_tile_at(src, out, om, on, BM: tl.constexpr, BN: tl.constexpr):
     tl.store(out + rm[:, None] * BN + rn[None, :], v)
 
 
-def test_unaligned_inner_offsets_fall_back_at_run_time():
+def test_unaligned_inner_offsets_fall_back_at_run_time(all_copies):
     # TMA needs 16-byte aligned inner offsets: an i32 offset of unknown alignment gets a run-time
     # guard (TMA when aligned, pointer accesses otherwise); one the launcher specialized as
     # divisible by 16 is proven aligned and keeps only the copy; a constant decides while tracing.
@@ -232,3 +239,12 @@ def test_maps_only_where_tma_copies_the_block():
 def test_effects_see_stores_through_device_maps():
     eff = compile_device_matmul().metadata["effects"]
     assert eff["c"]["effect"] == "written" and eff["a"]["effect"] == "read" and eff["b"]["effect"] == "read", eff
+
+
+def test_default_policy_copies_by_pointers():
+    # A copy does not serve tensor cores: by default its guarded copies take their pointer branch
+    # (faster: no TMA round trip per program); a matmul's operands and epilogue keep TMA.
+    ptx = compile_copy().asm["ptx"]
+    assert "cp.async.bulk.tensor" not in ptx and "ld.global" in ptx and "st.global" in ptx
+    mm = compile_device_matmul().asm["ptx"]
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global" in mm and "cp.async.bulk.tensor.2d.global.shared::cta" in mm

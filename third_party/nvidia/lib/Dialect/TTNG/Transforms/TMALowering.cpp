@@ -161,13 +161,101 @@ void inlineBranch(scf::IfOp ifOp, bool thenBranch) {
 /// loop around the guard (a map's sizes), that loop is unswitched: `if (rest)
 /// { loop, guards that test no more taken } else { loop, every guard's
 /// pointer branch }`.
-void foldProvenGuards(ModuleOp m) {
+/// Whether `v` (a loaded block) reaches an operand a or b of a tt.dot through
+/// layout conversions, transposes, casts and the results of the ifs that
+/// yield it.
+bool feedsDot(Value v) {
+  SmallVector<Value> work{v};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (!seen.insert(x).second)
+      continue;
+    for (OpOperand &use : x.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto dot = dyn_cast<tt::DotOp>(user)) {
+        if (use.getOperandNumber() < 2)
+          return true;
+        continue;
+      }
+      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        if (auto ifOp = dyn_cast<scf::IfOp>(yield->getParentOp()))
+          work.push_back(ifOp.getResult(use.getOperandNumber()));
+        continue;
+      }
+      if (isa<ttg::ConvertLayoutOp, tt::TransOp, tt::FpToFpOp, arith::ExtFOp, arith::TruncFOp,
+              arith::SIToFPOp, arith::UIToFPOp, arith::BitcastOp, ttg::LocalAllocOp>(user))
+        for (Value r : user->getResults())
+          work.push_back(r);
+    }
+  }
+  return false;
+}
+
+/// Whether the stored `v` is computed from a tt.dot's result (a matmul's
+/// epilogue), through pure single-block ops and ifs' results.
+bool fromDot(Value v) {
+  SmallVector<Value> work{v};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty() && seen.size() < 256) {
+    Value x = work.pop_back_val();
+    if (!seen.insert(x).second)
+      continue;
+    Operation *def = x.getDefiningOp();
+    if (!def)
+      continue;
+    if (isa<tt::DotOp>(def))
+      return true;
+    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      unsigned i = cast<OpResult>(x).getResultNumber();
+      for (Region *r : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+        if (!r->empty())
+          work.push_back(cast<scf::YieldOp>(r->front().getTerminator()).getOperand(i));
+      continue;
+    }
+    if (auto forOp = dyn_cast<scf::ForOp>(def)) {
+      work.push_back(forOp.getYieldedValues()[cast<OpResult>(x).getResultNumber()]);
+      continue;
+    }
+    if (def->getNumRegions() || !isPure(def))
+      continue;
+    work.append(def->getOperands().begin(), def->getOperands().end());
+  }
+  return false;
+}
+
+/// Whether TMA serves tensor cores in the guard's copy: its loads' blocks
+/// reach a dot's operands, or its stores write a dot's results.
+bool servesTensorCores(scf::IfOp ifOp) {
+  bool serves = false;
+  ifOp.getThenRegion().walk([&](Operation *op) {
+    if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
+      serves |= feedsDot(load.getResult());
+    else if (auto store = dyn_cast<tt::DescriptorStoreOp>(op))
+      serves |= fromDot(store.getSrc());
+  });
+  return serves;
+}
+
+void foldProvenGuards(ModuleOp m, bool allCopies) {
   ModuleAxisInfo axis(m);
   SmallVector<scf::IfOp> guards;
   m.walk([&](scf::IfOp ifOp) {
     if (isCopyGuard(ifOp))
       guards.push_back(ifOp);
   });
+  // The policy: copies that do not serve tensor cores take their pointer
+  // branch (one TMA round trip per program is slower for a copy).
+  if (!allCopies) {
+    SmallVector<scf::IfOp> tma;
+    for (scf::IfOp ifOp : guards) {
+      if (servesTensorCores(ifOp))
+        tma.push_back(ifOp);
+      else
+        inlineBranch(ifOp, false);
+    }
+    guards = std::move(tma);
+  }
   // Loops to unswitch, innermost first, with the conditions they test.
   llvm::MapVector<Operation *, llvm::SetVector<Value>> unswitch;
   for (scf::IfOp ifOp : guards) {
@@ -504,7 +592,7 @@ struct TMALoweringPass : public ttng::impl::TMALoweringBase<TMALoweringPass> {
     ModuleOp m = getOperation();
     if (targetCapability(m) < 90)
       return;
-    foldProvenGuards(m);
+    foldProvenGuards(m, allCopies);
     lowerDeviceDescriptors(m);
     MLIRContext *ctx = &getContext();
     auto barrierEnc = ttg::SwizzledSharedEncodingAttr::get(

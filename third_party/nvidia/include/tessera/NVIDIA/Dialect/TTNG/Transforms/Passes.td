@@ -23,11 +23,28 @@ def TMALowering : Pass<"ttng-tma-lowering", "mlir::ModuleOp"> {
     before the buffer is reused or the program ends. ttg-membar then orders
     the threads around them.
     The descriptor must be a kernel argument (the CUtensorMap the launcher
-    encodes); the host encodes the block as the box with its inner extent cut to
-    the swizzle width, as the copies' lowering splits it.
-    Descriptors of other ranks, created in the kernel or reaching through
-    calls are errors at the op (Tessera's front end lowers those to pointer
-    accesses instead). Below sm_90 the pass does nothing.
+    encodes) or made in the kernel by `tt.make_tensor_descriptor`, which
+    becomes `ttng.tensormap_create` into this program's global scratch
+    (`ttg.global_scratch_alloc` of 128 bytes), its acquire and
+    `ttng.reinterpret_tensor_descriptor`; the box is the block with its inner
+    extent cut to the swizzle width, as the copies' lowering splits it (the
+    host encodes kernel arguments' maps the same way). Descriptors of other
+    ranks or reaching through calls are errors at the op (Tessera's front end
+    lowers those to pointer accesses instead). Below sm_90 the pass does
+    nothing.
+
+    Guards: the front end puts copies through a tensor map under
+    `scf.if (conditions) { copy } else { pointer accesses }` with what TMA
+    needs that it could not check while tracing. Conditions AxisInfo proves
+    (`srem(x, k) == 0` with x divisible by k, `x >= 0` with x known
+    non-negative) are dropped, and a guard left with none becomes its copy.
+    Where the rest does not change in the innermost loop around the guard,
+    the loop is unswitched on it (the other copy of the loop takes every
+    guard's pointer branch). Policy: by default a guarded copy takes TMA only
+    where it serves tensor cores (a load whose block reaches a `tt.dot`
+    operand, a store of a value computed from a dot); elsewhere its pointer
+    branch, which is faster for a copy or elementwise work (one TMA round
+    trip per program). `all-copies` keeps TMA for every guarded copy.
 
     Pipelining: in an `scf.for` with an i32 induction variable that writes no
     memory, the descriptor loads of its body (not nested) whose coordinates
@@ -44,7 +61,9 @@ def TMALowering : Pass<"ttng-tma-lowering", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"numStages", "num-stages", "int", "3",
-           "Stages of the TMA pipeline of a loop without tt.num_stages">
+           "Stages of the TMA pipeline of a loop without tt.num_stages">,
+    Option<"allCopies", "all-copies", "bool", "false",
+           "Copy by TMA wherever a guard allows it, not only for tensor cores">
   ];
   let dependentDialects = ["mlir::tessera::ttg::TTGDialect", "mlir::tessera::ttng::TTNGDialect"];
 }
