@@ -95,6 +95,22 @@ def _jit_by_name(module, qualname):
     return obj
 
 
+class _KernelCache(dict):
+    """A JIT function's compiled kernels by specialization key. `clear()` also forgets what the
+    C++ launcher keeps for its fast path, so that the next launch compiles again (under the
+    environment and options of then)."""
+
+    def __init__(self, owner):
+        super().__init__()
+        self._owner = weakref.ref(owner)
+
+    def clear(self):
+        super().clear()
+        owner = self._owner()
+        if owner is not None and hasattr(owner, "_clear_launch_cache"):
+            owner._clear_launch_cache()
+
+
 class JITFunction(_LauncherBase):
     """A Python function compiled (or interpreted) as a Tessera kernel or device function.
 
@@ -147,7 +163,7 @@ class JITFunction(_LauncherBase):
         self.do_not_specialize_on_alignment = set(self._names(do_not_specialize_on_alignment))
         self._src = None
         self._ast = None
-        self.cache = {}            # specialization key -> CompiledKernel (compiled mode)
+        self.cache = _KernelCache(self)  # specialization key -> CompiledKernel (compiled mode)
         self.used_global_vals = {}  # name -> (value, globals dict) captured at compile time
         self._backend = None
         self._configure()
@@ -247,9 +263,7 @@ class JITFunction(_LauncherBase):
         self._src = new_src
         self._src_replaced = True  # the interpreter runs a function built from it
         self._ast = None
-        self.cache.clear()
-        if hasattr(self, "_clear_launch_cache"):
-            self._clear_launch_cache()
+        self.cache.clear()  # and the launcher's
 
     @property
     def starting_line(self):

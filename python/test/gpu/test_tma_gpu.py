@@ -254,3 +254,18 @@ def test_default_policy_copies_by_pointers(monkeypatch):
                                                                            BK=64, num_warps=8)
     torch.testing.assert_close(c, (a.float() @ b.float()).half(), atol=0.1, rtol=0.02)
     assert all("cp.async.bulk.tensor" in p for p in _compiled_ptx(device_desc_matmul))
+
+
+def test_clearing_the_cache_recompiles():
+    # fn.cache.clear() also empties the C++ launcher's cache: the next launch compiles again
+    # (what the fixture above relies on to apply TESSERA_TMA_ALL_COPIES).
+    x = torch.randn(128, 128, device="cuda", dtype=torch.float16)
+    y = torch.zeros_like(x)
+    args = (TensorDescriptor.from_tensor(x, [64, 64]), TensorDescriptor.from_tensor(y, [64, 64]))
+    desc_add_one[(2, 2)](*args, BM=64, BN=64)
+    assert desc_add_one.cache and desc_add_one._launch_cache
+    desc_add_one.cache.clear()
+    assert not desc_add_one.cache and not desc_add_one._launch_cache
+    desc_add_one[(2, 2)](*args, BM=64, BN=64)
+    assert len(desc_add_one.cache) == 1
+    torch.testing.assert_close(y, x + 1)
