@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessera/AMD/Backend.h"
 #include "tessera/NVIDIA/Backend.h"
 #include "tessera/Target/Backend.h"
 
@@ -13,5 +14,8 @@
 
 void tessera::registerAllBackends() {
   static std::once_flag once;
-  std::call_once(once, [] { tessera::nvidia::registerBackend(); });
+  std::call_once(once, [] {
+    tessera::nvidia::registerBackend();
+    tessera::amd::registerBackend();
+  });
 }

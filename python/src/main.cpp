@@ -52,8 +52,13 @@ PYBIND11_MODULE(_C, m) {
       .def_property_readonly("artifacts",
                              [](const CompileResult &r) {
                                py::dict d;
-                               for (auto &[k, v] : r.artifacts)
-                                 d[py::str(k)] = py::str(v);
+                               // Binary artifacts (a code object) hold NUL bytes: bytes.
+                               for (auto &[k, v] : r.artifacts) {
+                                 if (v.find('\0') != std::string::npos)
+                                   d[py::str(k)] = py::bytes(v);
+                                 else
+                                   d[py::str(k)] = py::str(v);
+                               }
                                return d;
                              })
       .def_readonly("metadata", &CompileResult::metadata)

@@ -21,6 +21,7 @@
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/IR/Matchers.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 
 using namespace mlir;
@@ -223,7 +224,28 @@ LogicalResult lowerAtomic(Operation *op, Value ptr, Value convertedMask,
                : masks[e];
     if (!pred)
       pred = i1(true);
-    old[e] = emit(e, pred);
+    if (ti.predicatesAtomics() || matchPattern(pred, m_One())) {
+      old[e] = emit(e, pred);
+    } else {
+      // before: cond_br pred, then, merge(0); then: old = atomic; br merge(old);
+      // merge(%old): br after
+      Block *before = rewriter.getInsertionBlock();
+      Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+      Block *then = rewriter.createBlock(after);
+      rewriter.setInsertionPointToEnd(then);
+      Value v = emit(e, i1(true));
+      if (!v)
+        return failure();
+      Block *merge = rewriter.createBlock(after, TypeRange{v.getType()}, {loc});
+      LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+      rewriter.setInsertionPointToEnd(then);
+      LLVM::BrOp::create(rewriter, loc, ValueRange{v}, merge);
+      rewriter.setInsertionPointToEnd(before);
+      Value zero = LLVM::ZeroOp::create(rewriter, loc, v.getType());
+      LLVM::CondBrOp::create(rewriter, loc, pred, then, ValueRange{}, merge, ValueRange{zero});
+      rewriter.setInsertionPointToStart(after);
+      old[e] = merge->getArgument(0);
+    }
     if (!old[e])
       return failure();
   }

@@ -312,9 +312,24 @@ Value mlir::tessera::getSharedMemoryAddress(OpBuilder &b, Location loc, Operatio
   if (!module.lookupSymbol<LLVM::GlobalOp>(name)) {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(module.getBody());
-    auto arrayTy = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
-    LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/false, LLVM::Linkage::External, name,
-                           Attribute(), /*alignment=*/16, ti.getSharedAddressSpace());
+    if (ti.staticSharedMemory()) {
+      // Sized as the module needs, internal, left undefined (its size is recorded
+      // in the code object).
+      int64_t bytes = 0;
+      if (auto attr = module->getAttrOfType<IntegerAttr>("ttg.shared"))
+        bytes = attr.getInt();
+      auto arrayTy = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), std::max<int64_t>(bytes, 1));
+      auto global = LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/false,
+                                           LLVM::Linkage::Internal, name, Attribute(),
+                                           /*alignment=*/16, ti.getSharedAddressSpace());
+      Block *init = b.createBlock(&global.getInitializerRegion());
+      b.setInsertionPointToStart(init);
+      LLVM::ReturnOp::create(b, loc, LLVM::UndefOp::create(b, loc, arrayTy).getResult());
+    } else {
+      auto arrayTy = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
+      LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/false, LLVM::Linkage::External, name,
+                             Attribute(), /*alignment=*/16, ti.getSharedAddressSpace());
+    }
   }
   Value base = LLVM::AddressOfOp::create(b, loc, smemPtr, name);
   if (offset == 0)

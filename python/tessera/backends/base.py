@@ -66,6 +66,54 @@ def _is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+# ------------------------------------------------------------------ shared by the backends
+
+# The TTGIR passes, in order (docs/architecture.md): layouts for every tensor, then
+# per-access layouts from AxisInfo, then those carried to the values around them with
+# conversions removed, then tensor-core layouts for dots, then those carried through the
+# dots' epilogues.
+MEMORY_LAYOUT_PASSES = "ttg-coalesce, ttg-remove-layout-conversions, "
+EPILOGUE_PASSES = "canonicalize, ttg-remove-layout-conversions, "
+
+
+LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "
+                 "convert-scf-to-cf, convert-ttg-to-llvm, canonicalize, cse)")
+
+
+
+def _env_flag_off(name):
+    return os.environ.get(name, "") in ("", "0")
+
+
+def pipeline_enabled():
+    """False when TESSERA_DISABLE_PIPELINE is set (to anything but "" or "0"): loops keep their
+    synchronous loads (ttg-pipeline is left out), to bisect a miscompile; part of the cache key."""
+    return _env_flag_off("TESSERA_DISABLE_PIPELINE")
+
+
+def coalesce_enabled():
+    """False when TESSERA_DISABLE_COALESCE is set (to anything but "" or "0"): the TTGIR
+    pipeline then skips ttg-coalesce and ttg-remove-layout-conversions, and every tensor keeps
+    convert-tt-to-ttg's default layout, to bisect a miscompile. Read at each compilation and part
+    of the disk cache key, like TESSERA_DISABLE_VECTORIZE."""
+    return _env_flag_off("TESSERA_DISABLE_COALESCE")
+
+
+def vectorize_enabled():
+    """False when TESSERA_DISABLE_VECTORIZE is set (to anything but "" or "0"): loads and stores
+    are then lowered one element at a time, to bisect a miscompile. Read at each compilation and
+    part of the disk cache key; kernels already loaded in this process keep what they were
+    compiled with (set it before the first launch)."""
+    return _env_flag_off("TESSERA_DISABLE_VECTORIZE")
+
+
+def llvm_pipeline(vectorize=True):
+    """LLVM_PIPELINE, with convert-ttg-to-llvm's vector accesses off when `vectorize` is False."""
+    if vectorize:
+        return LLVM_PIPELINE
+    return LLVM_PIPELINE.replace("convert-ttg-to-llvm", "convert-ttg-to-llvm{vectorize=false}")
+
+
 @dataclasses.dataclass(frozen=True)
 class Options:
     """Compile options: the one list, used by tessera.compile, by launch options

@@ -11,6 +11,8 @@ import tempfile
 from .. import _core
 from . import base
 from .base import OutOfResources  # noqa: F401  (re-exported: tessera.backends.nvidia.OutOfResources)
+from .base import (EPILOGUE_PASSES, LLVM_PIPELINE, MEMORY_LAYOUT_PASSES, _env_flag_off,  # noqa: F401
+                   coalesce_enabled, llvm_pipeline, pipeline_enabled, vectorize_enabled)
 from .specialization import Divisibility, EqualsOne, NonNegative, Specialization
 
 TARGET_PREFIX = "cuda"
@@ -93,14 +95,6 @@ def assemble(ptx, cc, name="kernel", maxnreg=None):
 
 # ------------------------------------------------------------------ the native stages
 
-# The TTGIR passes, in order (docs/architecture.md): layouts for every tensor, then
-# per-access layouts from AxisInfo, then those carried to the values around them with
-# conversions removed, then tensor-core layouts for dots, then those carried through the
-# dots' epilogues.
-MEMORY_LAYOUT_PASSES = "ttg-coalesce, ttg-remove-layout-conversions, "
-EPILOGUE_PASSES = "canonicalize, ttg-remove-layout-conversions, "
-
-
 def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True, num_stages=3, pipeline=True,
                    tma_all=False):
     """The TTIR -> TTGIR pipeline; without ttg-coalesce and ttg-remove-layout-conversions when
@@ -118,49 +112,11 @@ def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True, num
             f"ttg-accelerate-matmul, {tma_operands}{EPILOGUE_PASSES if coalesce else ''}canonicalize, {pipelined}cse)")
 
 
-LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "
-                 "convert-scf-to-cf, convert-ttg-to-llvm, canonicalize, cse)")
-
-
-
-def _env_flag_off(name):
-    return os.environ.get(name, "") in ("", "0")
-
-
-def pipeline_enabled():
-    """False when TESSERA_DISABLE_PIPELINE is set (to anything but "" or "0"): loops keep their
-    synchronous loads (ttg-pipeline is left out), to bisect a miscompile; part of the cache key."""
-    return _env_flag_off("TESSERA_DISABLE_PIPELINE")
-
-
 def tma_all_copies():
     """True when TESSERA_TMA_ALL_COPIES is set (to anything but "" or "0"): every descriptor copy
     TMA may do takes TMA (ttng-tma-lowering's all-copies), not only those feeding or written by
     tensor cores; for tests of the TMA path and measurements. Part of the cache key."""
     return not _env_flag_off("TESSERA_TMA_ALL_COPIES")
-
-
-def coalesce_enabled():
-    """False when TESSERA_DISABLE_COALESCE is set (to anything but "" or "0"): the TTGIR
-    pipeline then skips ttg-coalesce and ttg-remove-layout-conversions, and every tensor keeps
-    convert-tt-to-ttg's default layout, to bisect a miscompile. Read at each compilation and part
-    of the disk cache key, like TESSERA_DISABLE_VECTORIZE."""
-    return _env_flag_off("TESSERA_DISABLE_COALESCE")
-
-
-def vectorize_enabled():
-    """False when TESSERA_DISABLE_VECTORIZE is set (to anything but "" or "0"): loads and stores
-    are then lowered one element at a time, to bisect a miscompile. Read at each compilation and
-    part of the disk cache key; kernels already loaded in this process keep what they were
-    compiled with (set it before the first launch)."""
-    return _env_flag_off("TESSERA_DISABLE_VECTORIZE")
-
-
-def llvm_pipeline(vectorize=True):
-    """LLVM_PIPELINE, with convert-ttg-to-llvm's vector accesses off when `vectorize` is False."""
-    if vectorize:
-        return LLVM_PIPELINE
-    return LLVM_PIPELINE.replace("convert-ttg-to-llvm", "convert-ttg-to-llvm{vectorize=false}")
 
 
 # The stage each native stage starts from.

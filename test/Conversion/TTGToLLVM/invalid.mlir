@@ -11,8 +11,8 @@ module {
 // -----
 
 // A target without a lowering backend is reported.
-// CHECK: error: unknown target 'hip:gfx942'
-module attributes {ttg.target = "hip:gfx942"} {
+// CHECK: error: unknown target 'rocm:gfx942'
+module attributes {ttg.target = "rocm:gfx942"} {
   tt.func public @k() {
     tt.return
   }

@@ -119,6 +119,11 @@ public:
   virtual Value atomicRMW(OpBuilder &b, Location loc, AtomicRMWKind kind,
                           Value ptr, Value value, Value pred,
                           AtomicOrder order, AtomicScope scope) const = 0;
+  /// Whether atomicRMW and atomicCAS honour their predicate themselves (NVIDIA:
+  /// a predicated instruction). When not, the lowering branches around them
+  /// and calls them with a true predicate (zero is the old value where the
+  /// predicate does not hold).
+  virtual bool predicatesAtomics() const { return true; }
   /// Whether atomicCAS can compare-and-swap elements of `type`.
   virtual bool supportsAtomicCAS(Type type) const = 0;
   /// Atomically: old = *ptr; if (old == cmp) *ptr = value; returns old (zero
@@ -189,6 +194,11 @@ public:
   /// Abort the kernel with a message (file, line, function for context).
   virtual void assertFail(OpBuilder &b, Location loc, StringRef message,
                           StringRef file, StringRef func, int line) const = 0;
+
+  /// Whether the kernel's shared memory is a global of the size the module
+  /// needs (`ttg.shared`: recorded in the code object, as AMD's LDS) rather
+  /// than an unsized one the launcher sizes (NVIDIA's dynamic shared memory).
+  virtual bool staticSharedMemory() const { return false; }
 
   /// Marks `func` as a kernel launched with `numThreads` threads per block.
   virtual void markAsKernel(Operation *func, int numThreads) const = 0;

@@ -128,9 +128,10 @@ def test_registry_lookups(fake):
     assert compiler.parse_target("fake:1") == ("fake", 1)
 
 
-def test_amd_targets_compile_to_ttir_only():
+def test_amd_targets_compile_to_code_objects():
     k = tessera.compile(scale, signature=SIG, constexprs={"BLOCK": 64}, target="hip:gfx942")
-    assert list(k.asm) == ["ttir"]
+    assert list(k.asm) == ["ttir", "ttgir", "llir", "amdgcn", "hsaco"]
+    assert k.asm["hsaco"][:4] == b"\x7fELF"
 
 
 def test_launch_goes_through_the_backend(fake, monkeypatch):

@@ -1,0 +1,146 @@
+"""Compile-only tests of the hip backend (no AMD GPU anywhere): every conformance kernel compiles
+for gfx942, gfx90a and gfx1100 to a code object that llvm-readobj reads (the kernel, its kernarg
+size, its LDS); vector loads and stores, the device libraries, printf through hostcall, atomics
+and clear errors for what is missing (an architecture, the device libraries, ld.lld)."""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import tessera
+import tessera.language as tl
+from tessera.backends import amd
+from tessera.compiler import compiler
+
+from .test_conformance_ttir import _conformance_ttir
+
+LLVM_BIN = "/usr/lib/llvm-22/bin"
+READOBJ = shutil.which("llvm-readobj-22") or os.path.join(LLVM_BIN, "llvm-readobj")
+OBJDUMP = shutil.which("llvm-objdump-22") or os.path.join(LLVM_BIN, "llvm-objdump")
+TARGETS = ["hip:gfx942", "hip:gfx90a", "hip:gfx1100"]
+
+needs_tools = pytest.mark.skipif(not (os.path.exists(READOBJ) and os.path.exists(OBJDUMP)),
+                                 reason="llvm-readobj / llvm-objdump (llvm-22) not installed")
+
+
+@pytest.fixture(scope="module")
+def conformance_hsaco(tmp_path_factory):
+    ttirs = _conformance_ttir(tmp_path_factory)
+    out = {}
+    for target in TARGETS:
+        for name, ttir in ttirs.items():
+            out[target, name] = compiler.compile_ttir(ttir, name, target, {"num_warps": 4})
+    return out
+
+
+def notes(hsaco, tmp_path):
+    path = tmp_path / "k.hsaco"
+    path.write_bytes(hsaco)
+    return subprocess.run([READOBJ, "--notes", str(path)], capture_output=True, text=True, check=True).stdout
+
+
+def disassemble(hsaco, arch, tmp_path):
+    path = tmp_path / "k.hsaco"
+    path.write_bytes(hsaco)
+    return subprocess.run([OBJDUMP, "-d", f"--mcpu={arch}", str(path)], capture_output=True, text=True,
+                          check=True).stdout
+
+
+@needs_tools
+def test_every_conformance_kernel_compiles_to_a_code_object(conformance_hsaco, tmp_path):
+    assert len(conformance_hsaco) == 15 * len(TARGETS)
+    for (target, name), (asm, meta) in conformance_hsaco.items():
+        for stage in ("ttgir", "llir", "amdgcn", "hsaco"):
+            assert asm.get(stage), (target, name, stage)
+        hsaco = asm["hsaco"]
+        assert isinstance(hsaco, bytes) and hsaco[:4] == b"\x7fELF", (target, name)
+        text = notes(hsaco, tmp_path)
+        assert re.search(rf"\.name:\s+{name}\b", text), (target, name)
+        kernarg = int(re.search(r"\.kernarg_segment_size:\s+(\d+)", text).group(1))
+        lds = int(re.search(r"\.group_segment_fixed_size:\s+(\d+)", text).group(1))
+        assert kernarg == meta["amdgpu_kernarg_size"] > 0, (target, name)
+        # the shared memory the module allocated is the kernel's LDS (static, in the code object)
+        assert lds == meta["amdgpu_lds"] and lds >= meta["shared"], (target, name, lds, meta["shared"])
+        wave = int(re.search(r"\.wavefront_size:\s+(\d+)", text).group(1))
+        assert wave == amd.wave_size(target.split(":")[1]) == meta["threads_per_warp"], (target, name)
+        assert meta["amdgpu_vgprs"] > 0 and meta["amdgpu_instructions"] > 0
+
+
+@needs_tools
+def test_add_uses_dwordx4_accesses(conformance_hsaco, tmp_path):
+    asm, _ = conformance_hsaco["hip:gfx942", "add_kernel"]
+    text = disassemble(asm["hsaco"], "gfx942", tmp_path)
+    assert "global_load_dwordx4" in text and "global_store_dwordx4" in text
+
+
+def test_reductions_use_lds_and_ds_bpermute(conformance_hsaco):
+    asm, meta = conformance_hsaco["hip:gfx942", "softmax_kernel"]
+    assert "ds_bpermute_b32" in asm["amdgcn"] and meta["amdgpu_lds"] > 0
+
+
+def test_math_links_the_device_library(conformance_hsaco):
+    asm, _ = conformance_hsaco["hip:gfx942", "math_kernel"]
+    assert "__ocml_" in asm["llir"]  # called in the module Tessera made ...
+    assert "__ocml_" not in asm["amdgcn"].split(".section")[0]  # ... and defined (inlined) in the code object
+
+
+@tessera.jit
+def print_atomic(x, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(x + offs, mask=offs < n)
+    tl.device_print("v", v)
+    tl.device_assert(v >= 0, "negative")
+    tl.atomic_add(x + offs, v, mask=offs < n)
+
+
+def test_printf_asserts_and_atomics():
+    k = tessera.compile(print_atomic, signature={"x": "*fp32:16", "n": "i32"}, constexprs={"BLOCK": 256},
+                        target="hip:gfx942", debug=True)
+    llir, amdgcn = k.asm["llir"], k.asm["amdgcn"]
+    assert "__ockl_printf_begin" in llir and "__ockl_printf_append_args" in llir
+    assert "s_trap" in amdgcn
+    # atomics under a branch on their mask (the target has no predicated atomics)
+    assert re.search(r"atomicrmw fadd ptr addrspace\(1\) .* syncscope\(\"agent\"\)", llir)
+    assert "global_atomic_add_f32" in amdgcn or "global_atomic_cmpswap" in amdgcn
+
+
+def test_wave32_on_rdna():
+    k = tessera.compile(print_atomic, signature={"x": "*fp32:16", "n": "i32"}, constexprs={"BLOCK": 256},
+                        target="hip:gfx1100")
+    assert '"ttg.threads-per-warp" = 32' in k.asm["ttgir"] and k.metadata["threads_per_warp"] == 32
+
+
+@pytest.mark.parametrize("arch", ["gfx800", "sm_90", "gfx9", "gfx94z"])
+def test_unknown_architectures_are_errors(arch):
+    with pytest.raises(ValueError, match="unsupported AMD architecture"):
+        tessera.compile(print_atomic, signature={"x": "*fp32:16", "n": "i32"}, constexprs={"BLOCK": 256},
+                        target=f"hip:{arch}")
+
+
+@tessera.jit
+def exp_kernel(x, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.exp(tl.load(x + offs)) + tl.math.erf(tl.load(x + offs)))
+
+
+def test_missing_device_libraries_are_named(monkeypatch, tmp_path):
+    monkeypatch.setenv("TESSERA_ROCM_DEVICE_LIBS", str(tmp_path))
+    with pytest.raises(Exception, match="ROCm device libraries .* not found.*TESSERA_ROCM_DEVICE_LIBS"):
+        tessera.compile(exp_kernel, signature={"x": "*fp32:16"}, constexprs={"BLOCK": 64}, target="hip:gfx942")
+
+
+def test_missing_lld_is_named(monkeypatch, tmp_path):
+    monkeypatch.setenv("TESSERA_LLD", str(tmp_path / "no-such-ld.lld"))
+    with pytest.raises(Exception, match="ld.lld was not found"):
+        tessera.compile(exp_kernel, signature={"x": "*fp32:16"}, constexprs={"BLOCK": 64}, target="hip:gfx90a")
+
+
+def test_kernel_resources_parse_the_directives():
+    text = ("\t.amdhsa_kernarg_size 28\n\t.amdhsa_group_segment_fixed_size 4096\n"
+            "\t.amdhsa_private_segment_fixed_size 0\n\t.amdhsa_next_free_vgpr 12\n\t.amdhsa_next_free_sgpr 10\n"
+            "k:\n\ts_load_dwordx4 s[0:3], s[0:1], 0x0\n\t; a comment\n\ts_endpgm\n")
+    assert amd.kernel_resources(text) == {"kernarg_size": 28, "lds": 4096, "scratch": 0, "vgprs": 12, "sgprs": 10,
+                                          "instructions": 2}

@@ -1,0 +1,515 @@
+//===- TargetInfo.cpp - AMD specifics of the TTGIR -> LLVM lowering ----------===//
+//
+// Special registers and barriers through ROCDL ops; predicated global and
+// shared memory access through LLVM's masked load/store intrinsics (the
+// AMDGPU backend expands a false lane's access into a branch around it, so
+// no memory is touched); atomics as LLVM atomicrmw/cmpxchg with AMDGPU sync
+// scopes (the lowering branches around them: predicatesAtomics is false);
+// lane shuffles through ds_bpermute; math through the ROCm device library
+// (__ocml_*); printf through its hostcall printf (__ockl_printf_*).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/AMD/TTGToLLVM/TargetInfo.h"
+
+#include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using mlir::tessera::AtomicOrder;
+using mlir::tessera::AtomicRMWKind;
+using mlir::tessera::AtomicScope;
+using mlir::tessera::MemoryHints;
+
+namespace {
+
+Value i32(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), b.getI32IntegerAttr(v));
+}
+
+Value i64(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(v));
+}
+
+LLVM::LLVMFuncOp declareFunction(OpBuilder &b, Location loc, Operation *from, StringRef name,
+                                 LLVM::LLVMFunctionType type) {
+  auto module = from->getParentOfType<ModuleOp>();
+  if (auto f = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return f;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  return LLVM::LLVMFuncOp::create(b, loc, name, type);
+}
+
+/// A private constant global in the constant address space (4) holding
+/// `text` (NUL-terminated); returns its generic address.
+Value globalString(OpBuilder &b, Location loc, Operation *from, StringRef prefix, StringRef text) {
+  auto module = from->getParentOfType<ModuleOp>();
+  std::string contents = text.str();
+  contents.push_back('\0');
+  auto arrayTy = LLVM::LLVMArrayType::get(b.getI8Type(), contents.size());
+  std::string name;
+  for (unsigned i = 0;; ++i) {
+    name = (prefix + "_" + std::to_string(i)).str();
+    auto existing = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!existing)
+      break;
+    if (auto value = dyn_cast_or_null<StringAttr>(existing.getValueOrNull()))
+      if (value.getValue() == contents)
+        break;
+  }
+  if (!module.lookupSymbol<LLVM::GlobalOp>(name)) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(b, loc, arrayTy, /*isConstant=*/true, LLVM::Linkage::Internal, name,
+                           b.getStringAttr(contents), /*alignment=*/0, /*addrSpace=*/4);
+  }
+  Value addr = LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 4), name);
+  return LLVM::AddrSpaceCastOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), addr);
+}
+
+/// The integer of the same width holding `v`'s bits.
+Value toBits(OpBuilder &b, Location loc, Value v) {
+  Type t = v.getType();
+  if (isa<IntegerType>(t))
+    return v;
+  if (isa<LLVM::LLVMPointerType>(t))
+    return LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), v);
+  return LLVM::BitcastOp::create(b, loc, b.getIntegerType(t.getIntOrFloatBitWidth()), v);
+}
+
+Value fromBits(OpBuilder &b, Location loc, Value v, Type t) {
+  if (v.getType() == t)
+    return v;
+  return LLVM::BitcastOp::create(b, loc, t, v);
+}
+
+LLVM::AtomicOrdering ordering(AtomicOrder order) {
+  switch (order) {
+  case AtomicOrder::Relaxed:
+    return LLVM::AtomicOrdering::monotonic;
+  case AtomicOrder::Acquire:
+    return LLVM::AtomicOrdering::acquire;
+  case AtomicOrder::Release:
+    return LLVM::AtomicOrdering::release;
+  case AtomicOrder::AcquireRelease:
+    return LLVM::AtomicOrdering::acq_rel;
+  }
+  return LLVM::AtomicOrdering::monotonic;
+}
+
+/// AMDGPU's sync scopes: a workgroup, the device ("agent"), the system ("").
+StringRef syncScope(AtomicScope scope) {
+  switch (scope) {
+  case AtomicScope::CTA:
+    return "workgroup";
+  case AtomicScope::GPU:
+    return "agent";
+  case AtomicScope::System:
+    return "";
+  }
+  return "agent";
+}
+
+class AMDTargetInfo : public mlir::tessera::TargetInfoBase {
+public:
+  AMDTargetInfo(std::string arch, ::tessera::amd::ArchInfo info)
+      : arch(std::move(arch)), info(std::move(info)) {}
+
+  int getWarpSize() const override { return info.waveSize; }
+  unsigned getGlobalAddressSpace() const override { return 1; }
+  unsigned getSharedAddressSpace() const override { return 3; }
+
+  Value programId(OpBuilder &b, Location loc, int axis) const override {
+    Type t = b.getI32Type();
+    switch (axis) {
+    case 0:
+      return ROCDL::BlockIdXOp::create(b, loc, t);
+    case 1:
+      return ROCDL::BlockIdYOp::create(b, loc, t);
+    default:
+      return ROCDL::BlockIdZOp::create(b, loc, t);
+    }
+  }
+
+  Value numPrograms(OpBuilder &b, Location loc, int axis) const override {
+    Type t = b.getI32Type();
+    switch (axis) {
+    case 0:
+      return ROCDL::GridDimXOp::create(b, loc, t);
+    case 1:
+      return ROCDL::GridDimYOp::create(b, loc, t);
+    default:
+      return ROCDL::GridDimZOp::create(b, loc, t);
+    }
+  }
+
+  Value threadId(OpBuilder &b, Location loc) const override {
+    LLVM::ConstantRangeAttr range;
+    if (Block *block = b.getInsertionBlock())
+      if (Operation *at = block->getParentOp()) {
+        std::optional<int> warps = mlir::tessera::ttg::lookupNumWarps(at);
+        std::optional<int> lanes = mlir::tessera::ttg::lookupThreadsPerWarp(at);
+        if (warps && lanes && *warps > 0 && *lanes > 0)
+          range = LLVM::ConstantRangeAttr::get(b.getContext(), 32, 0, int64_t(*warps) * *lanes);
+      }
+    return ROCDL::ThreadIdXOp::create(b, loc, b.getI32Type(), range);
+  }
+
+  /// <n x i1> of `pred`.
+  static Value splatMask(OpBuilder &b, Location loc, Value pred, unsigned n) {
+    auto maskTy = VectorType::get(n, b.getI1Type());
+    Value mask = LLVM::UndefOp::create(b, loc, maskTy);
+    for (unsigned i = 0; i < n; ++i)
+      mask = LLVM::InsertElementOp::create(b, loc, mask, pred, i32(b, loc, i));
+    return mask;
+  }
+
+  static Value vectorOf(OpBuilder &b, Location loc, ArrayRef<Value> values, Type type) {
+    auto vecTy = VectorType::get(values.size(), type);
+    Value vec = LLVM::UndefOp::create(b, loc, vecTy);
+    for (auto [i, v] : llvm::enumerate(values))
+      vec = LLVM::InsertElementOp::create(b, loc, vec, v, i32(b, loc, i));
+    return vec;
+  }
+
+  static unsigned bytesOf(Type type) { return std::max(1u, type.getIntOrFloatBitWidth() / 8); }
+
+  Value loadPredicated(OpBuilder &b, Location loc, Value ptr, Type type, Value pred, Value other,
+                       bool isVolatile, MemoryHints hints) const override {
+    return loadPredicatedVector(b, loc, {ptr}, type, pred, {other}, hints)[0];
+  }
+
+  void storePredicated(OpBuilder &b, Location loc, Value ptr, Value value, Value pred,
+                       MemoryHints hints) const override {
+    storePredicatedVector(b, loc, {ptr}, {value}, pred, hints);
+  }
+
+  SmallVector<Value> loadPredicatedVector(OpBuilder &b, Location loc, ArrayRef<Value> ptrs,
+                                          Type type, Value pred, ArrayRef<Value> others,
+                                          MemoryHints) const override {
+    unsigned n = ptrs.size();
+    auto vecTy = VectorType::get(n, type);
+    Value loaded = LLVM::MaskedLoadOp::create(b, loc, vecTy, ptrs[0], splatMask(b, loc, pred, n),
+                                              vectorOf(b, loc, others, type),
+                                              b.getI32IntegerAttr(n * bytesOf(type)),
+                                              /*nontemporal=*/UnitAttr());
+    SmallVector<Value> out;
+    for (unsigned i = 0; i < n; ++i)
+      out.push_back(LLVM::ExtractElementOp::create(b, loc, loaded, i32(b, loc, i)));
+    return out;
+  }
+
+  void storePredicatedVector(OpBuilder &b, Location loc, ArrayRef<Value> ptrs,
+                             ArrayRef<Value> values, Value pred, MemoryHints) const override {
+    unsigned n = ptrs.size();
+    Type type = values[0].getType();
+    LLVM::MaskedStoreOp::create(b, loc, vectorOf(b, loc, values, type), ptrs[0],
+                                splatMask(b, loc, pred, n), n * bytesOf(type));
+  }
+
+  /// Lane `srcLane`'s `value` through ds_bpermute (32 bits at a time).
+  Value permute(OpBuilder &b, Location loc, Value value, Value srcLane) const {
+    Type ty = value.getType();
+    unsigned bits = ty.getIntOrFloatBitWidth();
+    if (bits == 64) {
+      auto vecTy = VectorType::get(2, b.getI32Type());
+      Value vec = LLVM::BitcastOp::create(b, loc, vecTy, value);
+      Value lo = LLVM::ExtractElementOp::create(b, loc, vec, i32(b, loc, 0));
+      Value hi = LLVM::ExtractElementOp::create(b, loc, vec, i32(b, loc, 1));
+      lo = permute(b, loc, lo, srcLane);
+      hi = permute(b, loc, hi, srcLane);
+      Value out = LLVM::UndefOp::create(b, loc, vecTy);
+      out = LLVM::InsertElementOp::create(b, loc, out, lo, i32(b, loc, 0));
+      out = LLVM::InsertElementOp::create(b, loc, out, hi, i32(b, loc, 1));
+      return LLVM::BitcastOp::create(b, loc, ty, out);
+    }
+    Value v = value;
+    if (bits < 32) {
+      if (!isa<IntegerType>(ty))
+        v = LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), v);
+      v = LLVM::ZExtOp::create(b, loc, b.getI32Type(), v);
+    } else if (!ty.isInteger(32)) {
+      v = LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+    }
+    // ds_bpermute takes the source lane's byte address (lane * 4).
+    Value addr = LLVM::ShlOp::create(b, loc, srcLane, i32(b, loc, 2));
+    Value r = ROCDL::DsBpermuteOp::create(b, loc, b.getI32Type(), addr, v);
+    if (bits < 32) {
+      r = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), r);
+      if (!isa<IntegerType>(ty))
+        r = LLVM::BitcastOp::create(b, loc, ty, r);
+    } else if (!ty.isInteger(32)) {
+      r = LLVM::BitcastOp::create(b, loc, ty, r);
+    }
+    return r;
+  }
+
+  Value laneId(OpBuilder &b, Location loc) const {
+    return LLVM::AndOp::create(b, loc, threadId(b, loc), i32(b, loc, info.waveSize - 1));
+  }
+
+  Value shuffleXor(OpBuilder &b, Location loc, Value value, int mask) const override {
+    Value src = LLVM::XOrOp::create(b, loc, laneId(b, loc), i32(b, loc, mask));
+    return permute(b, loc, value, src);
+  }
+
+  Value shuffleUp(OpBuilder &b, Location loc, Value value, int delta) const override {
+    Value lane = laneId(b, loc);
+    Value below = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, lane, i32(b, loc, delta));
+    Value src = LLVM::SelectOp::create(b, loc, below, lane,
+                                       LLVM::SubOp::create(b, loc, lane, i32(b, loc, delta)));
+    return permute(b, loc, value, src);
+  }
+
+  Value shuffleIdx(OpBuilder &b, Location loc, Value value, Value srcLane) const override {
+    return permute(b, loc, value, srcLane);
+  }
+
+  void storeSharedPredicated(OpBuilder &b, Location loc, Value ptr, Value value,
+                             Value pred) const override {
+    Value v = toBits(b, loc, value);
+    LLVM::MaskedStoreOp::create(b, loc, vectorOf(b, loc, {v}, v.getType()), ptr,
+                                splatMask(b, loc, pred, 1), bytesOf(v.getType()));
+  }
+
+  bool supportsAtomicRMW(AtomicRMWKind kind, Type type) const override {
+    if (!type.isIntOrFloat())
+      return false;
+    unsigned bits = type.getIntOrFloatBitWidth();
+    bool isFloat = isa<FloatType>(type);
+    if (bits != 16 && bits != 32 && bits != 64)
+      return false;
+    switch (kind) {
+    case AtomicRMWKind::FAdd:
+    case AtomicRMWKind::Max:
+    case AtomicRMWKind::Min:
+      return isFloat ? (bits != 16 || type.isF16() || type.isBF16()) : kind != AtomicRMWKind::FAdd;
+    case AtomicRMWKind::Exch:
+      return true;
+    default:
+      return !isFloat;
+    }
+  }
+
+  bool predicatesAtomics() const override { return false; }
+
+  Value atomicRMW(OpBuilder &b, Location loc, AtomicRMWKind kind, Value ptr, Value value,
+                  Value pred, AtomicOrder order, AtomicScope scope) const override {
+    Type ty = value.getType();
+    bool isFloat = isa<FloatType>(ty);
+    LLVM::AtomicBinOp op;
+    switch (kind) {
+    case AtomicRMWKind::Add:
+      op = LLVM::AtomicBinOp::add;
+      break;
+    case AtomicRMWKind::FAdd:
+      op = LLVM::AtomicBinOp::fadd;
+      break;
+    case AtomicRMWKind::Max:
+      op = isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max;
+      break;
+    case AtomicRMWKind::Min:
+      op = isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min;
+      break;
+    case AtomicRMWKind::UMax:
+      op = LLVM::AtomicBinOp::umax;
+      break;
+    case AtomicRMWKind::UMin:
+      op = LLVM::AtomicBinOp::umin;
+      break;
+    case AtomicRMWKind::And:
+      op = LLVM::AtomicBinOp::_and;
+      break;
+    case AtomicRMWKind::Or:
+      op = LLVM::AtomicBinOp::_or;
+      break;
+    case AtomicRMWKind::Xor:
+      op = LLVM::AtomicBinOp::_xor;
+      break;
+    case AtomicRMWKind::Exch:
+      op = LLVM::AtomicBinOp::xchg;
+      break;
+    }
+    auto rmw = LLVM::AtomicRMWOp::create(b, loc, op, ptr, value, ordering(order), syncScope(scope),
+                                         /*alignment=*/bytesOf(ty));
+    return rmw.getResult();
+  }
+
+  bool supportsAtomicCAS(Type type) const override {
+    if (!type.isIntOrFloat())
+      return false;
+    unsigned bits = type.getIntOrFloatBitWidth();
+    return bits == 16 || bits == 32 || bits == 64;
+  }
+
+  Value atomicCAS(OpBuilder &b, Location loc, Value ptr, Value cmp, Value value, Value pred,
+                  AtomicOrder order, AtomicScope scope) const override {
+    Type ty = value.getType();
+    Value c = toBits(b, loc, cmp), v = toBits(b, loc, value);
+    LLVM::AtomicOrdering success = ordering(order);
+    // The failure ordering may not release.
+    LLVM::AtomicOrdering failure =
+        order == AtomicOrder::Acquire || order == AtomicOrder::AcquireRelease
+            ? LLVM::AtomicOrdering::acquire
+            : LLVM::AtomicOrdering::monotonic;
+    auto cas = LLVM::AtomicCmpXchgOp::create(b, loc, ptr, c, v, success, failure, syncScope(scope),
+                                             /*alignment=*/bytesOf(ty));
+    Value old = LLVM::ExtractValueOp::create(b, loc, cas.getResult(), 0);
+    return fromBits(b, loc, old, ty);
+  }
+
+  void barrier(OpBuilder &b, Location loc) const override { ROCDL::BarrierOp::create(b, loc); }
+
+  std::string mathLibraryFunction(StringRef op, Type type) const override {
+    // The ROCm device library's math (ocml): __ocml_<name>_f32 / _f64.
+    static const llvm::StringMap<StringRef> names = {
+        {"exp", "exp"},     {"exp2", "exp2"},   {"log", "log"},       {"log2", "log2"},
+        {"sqrt", "sqrt"},   {"rsqrt", "rsqrt"}, {"sin", "sin"},       {"cos", "cos"},
+        {"erf", "erf"},     {"floor", "floor"}, {"ceil", "ceil"},     {"tanh", "tanh"},
+        {"trunc", "trunc"}, {"absf", "fabs"},   {"fma", "fma"},       {"precise_sqrt", "sqrt"}};
+    auto it = names.find(op);
+    if (it == names.end())
+      return "";
+    if (type.isF32())
+      return ("__ocml_" + it->second + "_f32").str();
+    if (type.isF64())
+      return ("__ocml_" + it->second + "_f64").str();
+    return "";
+  }
+
+  // fp8: gfx942's conversions are to the FNUZ formats, not the OCP ones of
+  // tl.float8e4nv / tl.float8e5; none are lowered yet.
+  Value truncToFp8(OpBuilder &, Location, Value, Type) const override { return {}; }
+  Value extFromFp8(OpBuilder &, Location, Value, Type) const override { return {}; }
+  std::string getFp8Requirement() const override {
+    return "is not supported on the hip backend yet (" + arch + ")";
+  }
+
+  /// printf through the device library's hostcall printf: the format, then
+  /// the arguments as 64-bit words (floats as doubles), 7 per call.
+  void printf(OpBuilder &b, Location loc, StringRef format, ValueRange args) const override {
+    MLIRContext *ctx = b.getContext();
+    Operation *at = b.getInsertionBlock()->getParentOp();
+    auto ptrTy = LLVM::LLVMPointerType::get(ctx);
+    Type i64Ty = b.getI64Type(), i32Ty = b.getI32Type();
+    auto beginTy = LLVM::LLVMFunctionType::get(i64Ty, {i64Ty});
+    auto stringTy = LLVM::LLVMFunctionType::get(i64Ty, {i64Ty, ptrTy, i64Ty, i32Ty});
+    SmallVector<Type> argTypes{i64Ty, i32Ty};
+    argTypes.append(7, i64Ty);
+    argTypes.push_back(i32Ty);
+    auto argsTy = LLVM::LLVMFunctionType::get(i64Ty, argTypes);
+    auto begin = declareFunction(b, loc, at, "__ockl_printf_begin", beginTy);
+    auto appendString = declareFunction(b, loc, at, "__ockl_printf_append_string_n", stringTy);
+    auto appendArgs = declareFunction(b, loc, at, "__ockl_printf_append_args", argsTy);
+    Value desc = LLVM::CallOp::create(b, loc, begin, ValueRange{i64(b, loc, 0)}).getResult();
+    Value fmt = globalString(b, loc, at, "printf_format", format);
+    desc = LLVM::CallOp::create(b, loc, appendString,
+                                ValueRange{desc, fmt, i64(b, loc, int64_t(format.size()) + 1),
+                                           i32(b, loc, args.empty() ? 1 : 0)})
+               .getResult();
+    SmallVector<Value> words;
+    for (Value a : args) {
+      Type t = a.getType();
+      Value w;
+      if (isa<LLVM::LLVMPointerType>(t))
+        w = LLVM::PtrToIntOp::create(b, loc, i64Ty, a);
+      else if (isa<FloatType>(t)) {
+        Value d = t.isF64() ? a : LLVM::FPExtOp::create(b, loc, b.getF64Type(), a).getResult();
+        w = LLVM::BitcastOp::create(b, loc, i64Ty, d);
+      } else if (t.getIntOrFloatBitWidth() < 64) {
+        w = LLVM::SExtOp::create(b, loc, i64Ty, a);
+      } else {
+        w = a;
+      }
+      words.push_back(w);
+    }
+    for (size_t first = 0; first < words.size(); first += 7) {
+      size_t n = std::min<size_t>(7, words.size() - first);
+      SmallVector<Value> operands{desc, i32(b, loc, n)};
+      for (size_t i = 0; i < 7; ++i)
+        operands.push_back(i < n ? words[first + i] : i64(b, loc, 0));
+      operands.push_back(i32(b, loc, first + n == words.size() ? 1 : 0));
+      desc = LLVM::CallOp::create(b, loc, appendArgs, operands).getResult();
+    }
+  }
+
+  /// The message through printf (as HIP's assert), then a trap.
+  void assertFail(OpBuilder &b, Location loc, StringRef message, StringRef file, StringRef func,
+                  int line) const override {
+    std::string text = (file + ":" + std::to_string(line) + ": " + func + ": Device-side assertion `" +
+                        message + "' failed.\n")
+                           .str();
+    std::string escaped;
+    for (char c : text) {
+      escaped.push_back(c);
+      if (c == '%')
+        escaped.push_back('%');
+    }
+    printf(b, loc, escaped, {});
+    LLVM::Trap::create(b, loc);
+  }
+
+  // LDS is allocated at load time from the code object's group segment size.
+  bool staticSharedMemory() const override { return true; }
+
+  void markAsKernel(Operation *func, int numThreads) const override {
+    MLIRContext *ctx = func->getContext();
+    func->setAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+    func->setAttr(ROCDL::ROCDLDialect::getFlatWorkGroupSizeAttrName(),
+                  StringAttr::get(ctx, "1," + std::to_string(numThreads)));
+    func->setAttr(ROCDL::ROCDLDialect::getReqdWorkGroupSizeAttrName(),
+                  DenseI32ArrayAttr::get(ctx, {numThreads, 1, 1}));
+  }
+
+private:
+  std::string arch;
+  ::tessera::amd::ArchInfo info;
+};
+
+} // namespace
+
+bool ::tessera::amd::parseArch(llvm::StringRef arch, ::tessera::amd::ArchInfo &info, std::string &why) {
+  // gfx<major><minor><stepping>: two hex digits after a 1- or 2-digit major.
+  auto fail = [&] {
+    why = "a hip target is \"hip:gfx<version>\" naming an AMD GPU (e.g. \"hip:gfx942\", "
+          "\"hip:gfx90a\", \"hip:gfx1100\"), not \"hip:" + arch.str() + "\"";
+    return false;
+  };
+  if (!arch.starts_with("gfx"))
+    return fail();
+  llvm::StringRef v = arch.drop_front(3);
+  if (v.size() < 3 || v.size() > 4 || !llvm::all_of(v, llvm::isHexDigit))
+    return fail();
+  unsigned major = 0;
+  if (v.drop_back(2).getAsInteger(10, major))
+    return fail();
+  if (major != 9 && major != 10 && major != 11 && major != 12)
+    return fail();
+  // CDNA and GCN (gfx9) run 64 lanes per wavefront; RDNA (gfx10+) 32.
+  info.waveSize = major == 9 ? 64 : 32;
+  // ROCm's device libraries carry an isa-version file per architecture they
+  // know; a newer stepping uses its family's closest older one.
+  info.isaVersion = v.str();
+  if (arch == "gfx941" || arch == "gfx942")
+    info.isaVersion = "940";
+  if (major == 11)
+    info.isaVersion = "1030";
+  return true;
+}
+
+namespace tessera::amd {
+std::unique_ptr<mlir::tessera::TargetInfoBase> createTargetInfo(llvm::StringRef arch) {
+  ArchInfo info;
+  std::string why;
+  if (!parseArch(arch, info, why))
+    return nullptr;
+  return std::make_unique<AMDTargetInfo>(arch.str(), info);
+}
+} // namespace tessera::amd
