@@ -11,7 +11,8 @@ Each kernel is compiled for the launches the conformance case makes (its argumen
 it as a launch would), on CPU tensors for Tessera and on the GPU machine's tensors for Triton
 (whose specialization reads the arguments the same way). Counts come from the assembly's
 `.amdhsa_*` directives and its instruction lines (tessera.backends.amd.kernel_resources, the
-same parser for both).
+same parser for both); `shared` is the shared memory (LDS) each compiler allocates for the kernel
+(Tessera: static LDS in the code object; Triton: dynamic LDS, from its metadata).
 """
 import argparse
 import json
@@ -67,7 +68,8 @@ class _Collector:
     def __call__(self, fn, args, kwargs):
         name = fn.__name__
         try:
-            self.results[name] = resources(self.compile_fn(fn, args, kwargs))
+            amdgcn, shared = self.compile_fn(fn, args, kwargs)
+            self.results[name] = dict(resources(amdgcn), shared=shared)
         except Exception as e:  # noqa: BLE001
             self.results[name] = {"error": f"{type(e).__name__}: {e}"[:300]}
 
@@ -82,8 +84,8 @@ def tessera_side(arch):
         kwargs.pop("num_stages", None)
         types, consts, attrs, _ = specialize.specialize(fn, fn.bind(args, kwargs))
         ttir, _ = compiler.make_ttir(fn, types, consts, attrs)
-        asm, _ = compiler.compile_ttir(ttir, fn.__name__, f"hip:{arch}", {"num_warps": num_warps})
-        return asm["amdgcn"]
+        asm, meta = compiler.compile_ttir(ttir, fn.__name__, f"hip:{arch}", {"num_warps": num_warps})
+        return asm["amdgcn"], meta["shared"]
     col = _Collector(compile_fn)
     JITFunction.__getitem__ = lambda self, grid: (lambda *a, **k: col(self, a, dict(k)))
     return run_cases("tessera", col)
@@ -97,7 +99,7 @@ def triton_side(arch):
 
     def compile_fn(fn, args, kwargs):
         k = fn.warmup(*args, grid=(1,), **kwargs)
-        return k.asm["amdgcn"]
+        return k.asm["amdgcn"], k.metadata.shared
     col = _Collector(compile_fn)
     JITFunction.__getitem__ = lambda self, grid: (lambda *a, **k: col(self, a, dict(k)))
     return run_cases("triton", col)
@@ -106,13 +108,17 @@ def triton_side(arch):
 def merge(paths):
     sides = [json.load(open(p)) for p in paths]
     names = sorted(set().union(*[s["kernels"] for s in sides]))
-    keys = ["instructions", "vgprs", "sgprs", "lds", "scratch"]
+    keys = ["instructions", "vgprs", "sgprs", "shared", "scratch"]
     head = "| kernel | " + " | ".join(f"{k} (Tessera / Triton)" for k in keys) + " | instructions ratio |"
     lines = [head, "|" + "---|" * (len(keys) + 2)]
     for n in names:
         a, b = (s["kernels"].get(n, {"error": "absent"}) for s in sides)
         if "error" in a or "error" in b:
-            lines.append(f"| {n} | " + " | ".join("-" for _ in keys) + f" | {a.get('error', '')} {b.get('error', '')} |")
+            def cell(x, k):
+                return "error" if "error" in x else str(x.get(k, "-"))
+            why = "; ".join(f"{side}: {x['error'].splitlines()[0][:80]} ... {x['error'].splitlines()[-1][:120]}"
+                            for side, x in (("Tessera", a), ("Triton", b)) if "error" in x)
+            lines.append(f"| {n} | " + " | ".join(f"{cell(a, k)} / {cell(b, k)}" for k in keys) + f" | {why} |")
             continue
         cells = [f"{a.get(k, '-')} / {b.get(k, '-')}" for k in keys]
         ratio = a["instructions"] / max(1, b["instructions"])
