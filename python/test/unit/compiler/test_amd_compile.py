@@ -1,6 +1,6 @@
 """Compile-only tests of the hip backend (no AMD GPU anywhere): every conformance kernel compiles
 for gfx942, gfx90a and gfx1100 to a code object that llvm-readobj reads (the kernel, its kernarg
-size, its LDS); vector loads and stores, the device libraries, printf through hostcall, atomics
+size, its LDS); matmuls on MFMA (CDNA), vector loads and stores, the device libraries, printf through hostcall, atomics
 and clear errors for what is missing (an architecture, the device libraries, ld.lld)."""
 
 import os
@@ -74,6 +74,15 @@ def test_add_uses_dwordx4_accesses(conformance_hsaco, tmp_path):
     asm, _ = conformance_hsaco["hip:gfx942", "add_kernel"]
     text = disassemble(asm["hsaco"], "gfx942", tmp_path)
     assert "global_load_dwordx4" in text and "global_store_dwordx4" in text
+
+
+@needs_tools
+@pytest.mark.parametrize("target,mfma", [("hip:gfx942", True), ("hip:gfx90a", True), ("hip:gfx1100", False)])
+def test_matmul_runs_on_mfma_where_cdna_has_it(conformance_hsaco, tmp_path, target, mfma):
+    asm, _ = conformance_hsaco[target, "matmul_kernel"]
+    assert ("amd_mfma" in asm["ttgir"]) == mfma
+    text = disassemble(asm["hsaco"], target.split(":")[1], tmp_path)
+    assert ("v_mfma_f32_16x16x16" in text) == mfma, target
 
 
 def test_reductions_use_lds_and_ds_bpermute(conformance_hsaco):

@@ -1,6 +1,7 @@
 //===- AMDBackend.cpp - targets "hip:gfx<version>" ----------------------------===//
 //
-// Dialects: rocdl (with its LLVM IR translation).
+// Dialects: rocdl (with its LLVM IR translation), and the ttg layout of
+// AMD's matrix cores (#ttg.amd_mfma).
 // Artifacts: "amdgcn" (assembly) and "hsaco" (the code object: LLVM's AMDGPU
 // target and lld, in process; the ROCm device libraries linked when the
 // module calls them).
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
+#include "tessera/AMD/Dialect/TTG/AMDLayouts.h"
 #include "tessera/AMD/TTGToLLVM/TargetInfo.h"
 #include "tessera/AMD/Target/HSACO.h"
 #include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
@@ -33,6 +35,7 @@ public:
   void registerDialects(mlir::DialectRegistry &registry) const override {
     registry.insert<mlir::ROCDL::ROCDLDialect>();
     mlir::registerROCDLDialectTranslation(registry);
+    tessera::amd::registerLayouts(registry); // #ttg.amd_mfma
   }
 
   std::unique_ptr<mlir::tessera::TargetInfoBase>

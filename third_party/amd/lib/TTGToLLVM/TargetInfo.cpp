@@ -12,7 +12,9 @@
 
 #include "tessera/AMD/TTGToLLVM/TargetInfo.h"
 
+#include "tessera/AMD/Dialect/TTG/AMDLayouts.h"
 #include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -456,6 +458,27 @@ public:
     LLVM::Trap::create(b, loc);
   }
 
+  /// MFMA 16x16x16 on CDNA2/3 for f16/bf16 dots with f32 accumulators.
+  std::optional<TensorCoreLayouts> getTensorCoreLayouts(Operation *op, int numWarps) const override {
+    auto dot = dyn_cast<mlir::tessera::tt::DotOp>(op);
+    if (!dot || !info.mfmaVersion || info.waveSize != 64)
+      return std::nullopt;
+    auto warps = ::tessera::amd::getMfmaWarps(dot.getA().getType(), dot.getB().getType(),
+                                              dot.getC().getType(), numWarps);
+    if (!warps)
+      return std::nullopt;
+    MLIRContext *ctx = op->getContext();
+    auto mfma = mlir::tessera::ttg::AMDMfmaEncodingAttr::get(
+        ctx, info.mfmaVersion, {warps->first, warps->second},
+        mlir::tessera::ttg::CTALayoutAttr::getDefault(ctx, 2), {16, 16, 16});
+    return TensorCoreLayouts{mfma, 4};
+  }
+
+  void populateVendorPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
+                              RewritePatternSet &patterns) const override {
+    ::tessera::amd::populateMfmaDotPatterns(typeConverter, patterns);
+  }
+
   // LDS is allocated at load time from the code object's group segment size.
   bool staticSharedMemory() const override { return true; }
 
@@ -497,6 +520,10 @@ bool ::tessera::amd::parseArch(llvm::StringRef arch, ::tessera::amd::ArchInfo &i
   // ROCm's device libraries carry an isa-version file per architecture they
   // know; a newer stepping uses its family's closest older one.
   info.isaVersion = v.str();
+  if (arch == "gfx90a")
+    info.mfmaVersion = 2;
+  else if (arch == "gfx940" || arch == "gfx941" || arch == "gfx942" || arch == "gfx950")
+    info.mfmaVersion = 3;
   if (arch == "gfx941" || arch == "gfx942")
     info.isaVersion = "940";
   if (major == 11)

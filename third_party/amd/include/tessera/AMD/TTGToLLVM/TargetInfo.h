@@ -3,13 +3,20 @@
 #ifndef TESSERA_AMD_TTGTOLLVM_TARGETINFO_H
 #define TESSERA_AMD_TTGTOLLVM_TARGETINFO_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
+#include <optional>
 #include <string>
+
+namespace mlir {
+class RewritePatternSet;
+} // namespace mlir
 
 namespace mlir::tessera {
 class TargetInfoBase;
+class TesseraLLVMTypeConverter;
 } // namespace mlir::tessera
 
 namespace tessera::amd {
@@ -20,11 +27,25 @@ struct ArchInfo {
   int waveSize = 64;
   /// The ROCm device library's isa-version file to link (oclc_isa_version_<n>.bc).
   std::string isaVersion;
+  /// The CDNA generation of its matrix cores (2: gfx90a, 3: gfx94x); 0 for none
+  /// Tessera uses.
+  int mfmaVersion = 0;
 };
 
 /// The ArchInfo of `arch`, or false with `why` set for what is not an AMD GPU
 /// architecture Tessera compiles for (gfx90a, gfx940-gfx942, gfx1030, gfx1100-gfx1102, ...).
 bool parseArch(llvm::StringRef arch, ArchInfo &info, std::string &why);
+
+/// Warps (along M, along N) of a dot of `numWarps` warps on 16x16x16 MFMA
+/// tiles (f16/bf16 operands, f32 accumulator, M, N, K multiples of 16);
+/// std::nullopt for dots MFMA does not run.
+std::optional<std::pair<unsigned, unsigned>> getMfmaWarps(mlir::RankedTensorType a,
+                                                          mlir::RankedTensorType b,
+                                                          mlir::RankedTensorType c, int numWarps);
+
+/// tt.dot on MFMA for operands in the dot_op layouts of an amd_mfma parent.
+void populateMfmaDotPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
+                             mlir::RewritePatternSet &patterns);
 
 /// The TargetInfo of `arch` (already checked with parseArch).
 std::unique_ptr<mlir::tessera::TargetInfoBase> createTargetInfo(llvm::StringRef arch);

@@ -1,0 +1,43 @@
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 threads-per-warp=64 target=hip:gfx942}, ttg-accelerate-matmul)' | FileCheck %s --check-prefix=ACCEL
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 threads-per-warp=64 target=hip:gfx942}, ttg-accelerate-matmul, ttg-allocate-shared-memory, ttg-membar, convert-scf-to-cf, convert-ttg-to-llvm)' | FileCheck %s --check-prefix=LLVM
+// The RDNA RUN (gfx1100, wave32): no MFMA there, dots stay on FMA units.
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 threads-per-warp=32 target=hip:gfx1100}, ttg-accelerate-matmul, ttg-allocate-shared-memory, ttg-membar, convert-scf-to-cf, convert-ttg-to-llvm)' | FileCheck %s --check-prefix=RDNA --implicit-check-not=rocdl.mfma
+
+// ttg-accelerate-matmul on CDNA3 (gfx942): an f16 dot with an f32
+// accumulator takes the #ttg.amd_mfma layout (16x16x16 tiles, 4 warps as
+// 2 x 2) and dot_op operands with kWidth 4; the lowering runs one
+// v_mfma_f32_16x16x16f16 per 16x16 output tile and 16 of K (a 32x32x32 dot
+// over 2 x 2 warps: one tile per warp, 2 steps of K). bf16 takes the
+// bf16_1k instruction on 16-bit integer vectors.
+
+// ACCEL-LABEL: tt.func public @dot
+// ACCEL: #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 16]}>
+// ACCEL: #ttg.dot_op<{opIdx = 0, parent = #{{.*}}, kWidth = 4}>
+// LLVM-LABEL: llvm.func @dot
+// LLVM-COUNT-2: rocdl.mfma.f32.16x16x16f16 {{.*}} : (vector<4xf16>, vector<4xf16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+// LLVM-NOT: rocdl.mfma
+// RDNA-LABEL: llvm.func @dot
+// RDNA: llvm.intr.fma
+tt.func public @dot(%a: tensor<32x32xf16>, %b: tensor<32x32xf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %d = tt.dot %a, %b, %c : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
+  tt.return %d : tensor<32x32xf32>
+}
+
+// -----
+
+// LLVM-LABEL: llvm.func @dot_bf16
+// LLVM-COUNT-2: rocdl.mfma.f32.16x16x16bf16.1k {{.*}} : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+tt.func public @dot_bf16(%a: tensor<32x32xbf16>, %b: tensor<32x32xbf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %d = tt.dot %a, %b, %c : tensor<32x32xbf16> * tensor<32x32xbf16> -> tensor<32x32xf32>
+  tt.return %d : tensor<32x32xf32>
+}
+
+// -----
+
+// fp32 operands have no 16x16x16 MFMA here: FMA units.
+// ACCEL-LABEL: tt.func public @dot_f32
+// ACCEL-NOT: amd_mfma
+tt.func public @dot_f32(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %d = tt.dot %a, %b, %c : tensor<32x32xf32> * tensor<32x32xf32> -> tensor<32x32xf32>
+  tt.return %d : tensor<32x32xf32>
+}

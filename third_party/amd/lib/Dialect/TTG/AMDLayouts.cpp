@@ -1,0 +1,155 @@
+//===- AMDLayouts.cpp - #ttg.amd_mfma ------------------------------------------===//
+//
+// amd_mfma, instrShape [16, 16, 16] (v_mfma_f32_16x16x16{f16,bf16}, wave64),
+// as the CDNA ISA documents its operands and results:
+//   C/D (16 x 16): lane l holds column l % 16, rows 4 * (l / 16) + i for its
+//     registers i = 0..3 (register bits: row +1, +2; lane bits: column +1,
+//     +2, +4, +8, then row +4, +8);
+//   A (16 x 16, M x K): lane l holds row l % 16, K 4 * (l / 16) + i (register
+//     bits: K +1, +2; lane bits: row +1 .. +8, then K +4, +8);
+//   B (16 x 16, K x N): lane l holds column l % 16, K 4 * (l / 16) + i.
+// Warps tile N first, then M; operand A's warps along N hold copies, and so
+// do B's along M. Larger tensors repeat the warps' tile in registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/AMD/Dialect/TTG/AMDLayouts.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "tessera/Dialect/TTG/IR/LayoutSyntax.h"
+#include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
+
+using namespace mlir;
+using namespace mlir::tessera;
+using namespace mlir::tessera::ttg;
+using namespace mlir::tessera::ttg::syntax;
+using ::tessera::LinearLayout;
+
+// The generated dialect-level parser and printer go unused: the ttg dialect
+// dispatches to these layouts through addVendorAttributes.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wunused-function"
+#define GET_ATTRDEF_CLASSES
+#include "tessera/AMD/Dialect/TTG/AMDLayouts.cpp.inc"
+#pragma clang diagnostic pop
+
+namespace {
+
+bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/// Warp bases: n first (log2 wn bits), then m; a dimension a layout does not
+/// split its warps along gets zero bases (copies).
+std::vector<LinearLayout::BasisVec> warpBases(AMDMfmaEncodingAttr mfma, bool alongM, bool alongN) {
+  std::vector<LinearLayout::BasisVec> warps;
+  unsigned wm = mfma.getWarpsPerCTA()[0], wn = mfma.getWarpsPerCTA()[1];
+  for (unsigned i = 1; i < wn; i *= 2)
+    warps.push_back({0, alongN ? 16 * int32_t(i) : 0});
+  for (unsigned i = 1; i < wm; i *= 2)
+    warps.push_back({alongM ? 16 * int32_t(i) : 0, 0});
+  return warps;
+}
+
+} // namespace
+
+void ::tessera::amd::registerLayouts(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *, TTGDialect *dialect) {
+    dialect->addVendorAttributes<AMDMfmaEncodingAttr>();
+  });
+}
+
+LogicalResult AMDMfmaEncodingAttr::verify(EmitErrorFn emitError, unsigned version,
+                                          ArrayRef<unsigned> warpsPerCTA, CTALayoutAttr cta,
+                                          ArrayRef<unsigned> instrShape) {
+  StringRef name = "#ttg.amd_mfma";
+  if (version != 2 && version != 3)
+    return emitError() << name << " supports version 2 (CDNA2) and 3 (CDNA3), but version is "
+                       << version;
+  if (warpsPerCTA.size() != 2)
+    return emitError() << name << " needs warpsPerCTA of rank 2, but it is "
+                       << arrayToString(warpsPerCTA);
+  if (failed(verifyPowersOfTwo(emitError, name, "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  if (instrShape != ArrayRef<unsigned>{16, 16, 16})
+    return emitError() << name << " supports instrShape [16, 16, 16], but it is "
+                       << arrayToString(instrShape);
+  return verifyCTARank(emitError, name, cta, 2);
+}
+
+Attribute AMDMfmaEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.amd_mfma");
+  unsigned version;
+  SmallVector<unsigned> warpsPerCTA, instrShape;
+  CTALayoutAttr cta;
+  if (body.parse() || body.getUnsigned("version", version) ||
+      body.getArray("warpsPerCTA", warpsPerCTA) || body.getCTALayout(warpsPerCTA.size(), cta) ||
+      body.getArray("instrShape", instrShape) || body.finish())
+    return {};
+  return getChecked(body.emitErrorFn(), parser.getContext(), version, warpsPerCTA, cta, instrShape);
+}
+
+void AMDMfmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{version = " << getVersion() << ", ";
+  printArray(printer, "warpsPerCTA", getWarpsPerCTA());
+  printCTALayout(printer, getCTALayout(), getRank());
+  printer << ", ";
+  printArray(printer, "instrShape", getInstrShape());
+  printer << "}>";
+}
+
+unsigned AMDMfmaEncodingAttr::getRank() const { return getWarpsPerCTA().size(); }
+
+LogicalResult AMDMfmaEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                                  EmitErrorFn emitError) const {
+  return verifyTensorRank(emitError, *this, getRank(), shape);
+}
+
+SmallVector<unsigned> AMDMfmaEncodingAttr::getCTAsPerCGA() const {
+  return SmallVector<unsigned>(getCTALayout().getCTAsPerCGA());
+}
+SmallVector<unsigned> AMDMfmaEncodingAttr::getCTASplitNum() const {
+  return SmallVector<unsigned>(getCTALayout().getCTASplitNum());
+}
+SmallVector<unsigned> AMDMfmaEncodingAttr::getCTAOrder() const {
+  return SmallVector<unsigned>(getCTALayout().getCTAOrder());
+}
+
+LogicalResult AMDMfmaEncodingAttr::verifyDotOperand(function_ref<InFlightDiagnostic()> emitError,
+                                                    unsigned opIdx, unsigned kWidth) const {
+  if (kWidth != 4)
+    return emitError() << "#ttg.dot_op with a #ttg.amd_mfma parent needs kWidth = 4 (K elements "
+                          "per lane of a 16x16x16 MFMA), but it is "
+                       << kWidth;
+  return success();
+}
+
+std::optional<LinearLayout> AMDMfmaEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (shape.size() != 2)
+    return std::nullopt;
+  unsigned wm = getWarpsPerCTA()[0], wn = getWarpsPerCTA()[1];
+  if (!isPow2(wm) || !isPow2(wn))
+    return std::nullopt;
+  return fitTile2D({{"register", {{1, 0}, {2, 0}}},
+                    {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {4, 0}, {8, 0}}},
+                    {"warp", warpBases(*this, true, true)}},
+                   16 * wm, 16 * wn, shape);
+}
+
+std::optional<LinearLayout>
+AMDMfmaEncodingAttr::toDotOperandLinearLayout(ArrayRef<int64_t> shape, unsigned opIdx,
+                                              unsigned kWidth) const {
+  if (shape.size() != 2 || kWidth != 4)
+    return std::nullopt;
+  unsigned wm = getWarpsPerCTA()[0], wn = getWarpsPerCTA()[1];
+  if (!isPow2(wm) || !isPow2(wn))
+    return std::nullopt;
+  if (opIdx == 0)
+    return fitTile2D({{"register", {{0, 1}, {0, 2}}},
+                      {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 4}, {0, 8}}},
+                      {"warp", warpBases(*this, true, false)}},
+                     16 * wm, 16, shape);
+  return fitTile2D({{"register", {{1, 0}, {2, 0}}},
+                    {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {4, 0}, {8, 0}}},
+                    {"warp", warpBases(*this, false, true)}},
+                   16, 16 * wn, shape);
+}

@@ -1,0 +1,167 @@
+//===- MfmaDotOpToLLVM.cpp - tt.dot on AMD matrix cores (MFMA) ----------------===//
+//
+// AMD's matrix-core pattern family (TargetInfo::populateVendorPatterns), tried
+// before the target-independent FMA lowering, for dots whose operands are in
+// the dot_op layouts (kWidth 4) of an amd_mfma accumulator
+// (ttg-accelerate-matmul, from getMfmaLayouts): registers are grouped into
+// 16 x 16 instruction tiles by their constant coordinates (A: m tile, k tile
+// -> 4 values; B: k tile, n tile -> 4; C: m tile, n tile -> 4, in the order of
+// the ISA's operands), and each output tile gets one
+// v_mfma_f32_16x16x16{f16,bf16} per 16 of K.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/AMD/TTGToLLVM/TargetInfo.h"
+
+#include "tessera/AMD/Dialect/TTG/AMDLayouts.h"
+
+#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::tessera;
+
+namespace {
+
+/// Whether the dot's operands are in the dot_op layouts (kWidth 4) of the
+/// amd_mfma layout of its accumulator.
+bool inMfmaLayouts(tt::DotOp op) {
+  auto mfma = dyn_cast_or_null<ttg::AMDMfmaEncodingAttr>(op.getC().getType().getEncoding());
+  auto a = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(op.getA().getType().getEncoding());
+  auto b = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(op.getB().getType().getEncoding());
+  RankedTensorType aT = op.getA().getType(), bT = op.getB().getType();
+  if (aT.getRank() != 2 || aT.getDimSize(0) % 16 || aT.getDimSize(1) % 16 || bT.getDimSize(1) % 16)
+    return false;
+  Type elt = aT.getElementType();
+  return mfma && a && b && a.getParent() == mfma && b.getParent() == mfma && a.getKWidth() == 4 &&
+         b.getKWidth() == 4 && op.getType().getEncoding() == mfma &&
+         op.getC().getType().getElementType().isF32() && (elt.isF16() || elt.isBF16()) &&
+         bT.getElementType() == elt;
+}
+
+struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
+  MfmaDotConversion(const TesseraLLVMTypeConverter &tc) : TesseraOpToLLVMPattern(tc, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(tt::DotOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!inMfmaLayouts(op))
+      return rewriter.notifyMatchFailure(op, "not in amd_mfma layouts (the FMA family lowers it)");
+    const auto &tc = this->getTesseraTypeConverter();
+    Location loc = op.getLoc();
+    RankedTensorType aT = op.getA().getType(), bT = op.getB().getType(), cT = op.getC().getType();
+    for (RankedTensorType t : {aT, bT, cT})
+      if (!supportsLinearLayout(t))
+        return rewriter.notifyMatchFailure(op, "unsupported layout");
+    bool bf16 = aT.getElementType().isBF16();
+    SmallVector<Value> aV = unpackStruct(rewriter, loc, adaptor.getA());
+    SmallVector<Value> bV = unpackStruct(rewriter, loc, adaptor.getB());
+    SmallVector<Value> cV = unpackStruct(rewriter, loc, adaptor.getC());
+
+    using Key = std::pair<int32_t, int32_t>;
+    std::map<Key, SmallVector<Value>> aTiles, bTiles, cTiles;
+    std::map<Key, SmallVector<unsigned>> cRegs;
+    auto place = [](std::map<Key, SmallVector<Value>> &m, Key k, unsigned pos, Value v) {
+      auto &t = m[k];
+      t.resize(4);
+      t[pos] = v;
+    };
+    for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(aT))))
+      place(aTiles, {c[0] / 16, c[1] / 16}, c[1] % 4, aV[r]);
+    for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(bT))))
+      place(bTiles, {c[0] / 16, c[1] / 16}, c[0] % 4, bV[r]);
+    for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(cT)))) {
+      Key k{c[0] / 16, c[1] / 16};
+      place(cTiles, k, c[0] % 4, cV[r]);
+      auto &regs = cRegs[k];
+      regs.resize(4);
+      regs[c[0] % 4] = r;
+    }
+
+    Type f32 = rewriter.getF32Type();
+    auto accTy = VectorType::get(4, f32);
+    // bf16 operands go to the intrinsic as 16-bit integers.
+    Type opElt = bf16 ? Type(rewriter.getI16Type()) : tc.convertElementType(aT.getElementType());
+    auto opTy = VectorType::get(4, opElt);
+    auto vec = [&](ArrayRef<Value> vals, VectorType ty) {
+      Value v = LLVM::UndefOp::create(rewriter, loc, ty);
+      for (auto [i, x] : llvm::enumerate(vals)) {
+        Value e = x;
+        if (e.getType() != ty.getElementType())
+          e = LLVM::BitcastOp::create(rewriter, loc, ty.getElementType(), e);
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, e, i32Val(rewriter, loc, i));
+      }
+      return v;
+    };
+    Value zero = i32Val(rewriter, loc, 0);
+    SmallVector<Value> dV(cV.begin(), cV.end());
+    for (auto &[ck, acc] : cTiles) {
+      if (llvm::any_of(acc, [](Value v) { return !v; }))
+        return op.emitOpError("internal error: an MFMA accumulator fragment is missing");
+      Value d = vec(acc, accTy);
+      for (auto &[ak, aFrag] : aTiles) {
+        if (ak.first != ck.first)
+          continue;
+        auto bIt = bTiles.find({ak.second, ck.second});
+        if (bIt == bTiles.end() || llvm::any_of(aFrag, [](Value v) { return !v; }) ||
+            llvm::any_of(bIt->second, [](Value v) { return !v; }))
+          return op.emitOpError("internal error: an MFMA operand fragment is missing");
+        SmallVector<Value> args{vec(aFrag, opTy), vec(bIt->second, opTy), d, zero, zero, zero};
+        if (bf16)
+          d = ROCDL::mfma_f32_16x16x16bf16_1k::create(rewriter, loc, accTy, args).getResult();
+        else
+          d = ROCDL::mfma_f32_16x16x16f16::create(rewriter, loc, accTy, args).getResult();
+      }
+      for (unsigned i = 0; i < 4; ++i)
+        dV[cRegs[ck][i]] = LLVM::ExtractElementOp::create(rewriter, loc, d, i32Val(rewriter, loc, i));
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(cT), dV));
+    return success();
+  }
+};
+
+} // namespace
+
+namespace tessera::amd {
+
+std::optional<std::pair<unsigned, unsigned>> getMfmaWarps(RankedTensorType aT, RankedTensorType bT,
+                                                          RankedTensorType cT, int numWarps) {
+  if (aT.getRank() != 2 || !cT.getElementType().isF32() || numWarps < 1)
+    return std::nullopt;
+  Type elt = aT.getElementType();
+  if (!(elt.isF16() || elt.isBF16()) || bT.getElementType() != elt)
+    return std::nullopt;
+  int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
+  if (M % 16 || N % 16 || K % 16)
+    return std::nullopt;
+  // Each warp reads the A rows and B columns of its tile: the split with the
+  // fewest operand elements read (M * wn + N * wm per K) among those giving
+  // every warp a 16 x 16 tile where the shape allows; ties go to more warps
+  // along M.
+  std::optional<std::pair<unsigned, unsigned>> best;
+  int64_t bestCost = 0;
+  for (unsigned wm = numWarps; wm >= 1; wm /= 2) {
+    unsigned wn = numWarps / wm;
+    if (wm * wn != unsigned(numWarps))
+      continue;
+    int64_t cost = M * int64_t(wn) + N * int64_t(wm);
+    if (16 * int64_t(wm) > M || 16 * int64_t(wn) > N)
+      cost += int64_t(1) << 40;
+    if (!best || cost < bestCost) {
+      best = std::make_pair(wm, wn);
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+void populateMfmaDotPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
+                             mlir::RewritePatternSet &patterns) {
+  patterns.add<MfmaDotConversion>(typeConverter);
+}
+
+} // namespace tessera::amd
