@@ -12,6 +12,7 @@ namespace tessera::python {
 /// tessera._C.cuda: the NVIDIA backend's driver binding
 /// (third_party/nvidia/python/CudaModule.cpp).
 void registerCudaModule(pybind11::module_ &m);
+void registerHipModule(pybind11::module_ &m);
 } // namespace tessera::python
 
 namespace py = pybind11;
@@ -92,6 +93,7 @@ PYBIND11_MODULE(_C, m) {
         "The artifacts the C++ backend `name` produces after LLVM IR.");
 
   tessera::python::registerCudaModule(m);
+  tessera::python::registerHipModule(m);
   tessera::python::registerLauncher(m);
 
   m.def("kernel_effects", &kernelEffects, py::arg("text"), py::arg("buffer_name") = "<string>",

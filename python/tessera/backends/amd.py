@@ -1,8 +1,10 @@
 """The AMD backend: TTIR -> TTGIR -> LLVM IR -> AMDGCN -> hsaco (a code object), compiled in
-process ("hip:gfx942", "hip:gfx90a", "hip:gfx1100"). Kernels are not launched yet: no HIP
-launcher is written (docs/backends.md)."""
+process ("hip:gfx942", "hip:gfx90a", "hip:gfx1100"), loaded and launched through the HIP runtime
+(tessera._C.hip, libamdhip64 opened with dlopen). The launch path is untested on hardware: no AMD
+GPU is reachable where Tessera is developed."""
 
 import re
+import struct
 
 from .. import _core
 from . import base
@@ -10,6 +12,67 @@ from .base import EPILOGUE_PASSES, MEMORY_LAYOUT_PASSES, coalesce_enabled, llvm_
 from .specialization import Divisibility, EqualsOne, NonNegative, PointerRange, Specialization
 
 TARGET_PREFIX = "hip"
+
+
+class HipError(base.DeviceError):
+    """A HIP runtime failure; `name` is HIP's error name (e.g. hipErrorInvalidDevice), or
+    HIP_RUNTIME_NOT_FOUND where no ROCm runtime is installed."""
+
+    def __init__(self, status, what=""):
+        self.name = status.name
+        self.code = status.code
+        super().__init__(f"{what + ': ' if what else ''}{status.name}: {status.message}")
+
+
+# LLVM IR parameter types -> (bytes, alignment, struct format or None for a pointer).
+_KERNARG = {"ptr": (8, 8, None), "i64": (8, 8, "<q"), "double": (8, 8, "<d"), "i32": (4, 4, "<i"),
+            "float": (4, 4, "<f"), "i16": (2, 2, "<h"), "half": (2, 2, "<e"), "bfloat": (2, 2, "bf16"),
+            "i8": (1, 1, "<b"), "i1": (1, 1, "<?")}
+
+
+def kernarg_types(llir, name):
+    """The LLVM IR types of the kernel's parameters, in order (its explicit kernel arguments)."""
+    m = re.search(rf"define\s[^@]*amdgpu_kernel\s[^@]*@{re.escape(name)}\(", llir)
+    if not m:
+        raise RuntimeError(f"{name}: no amdgpu_kernel definition in the LLVM IR")
+    # The parameter list up to its closing parenthesis (types hold their own: addrspace(1)).
+    depth, params, cur = 1, [], ""
+    for ch in llir[m.end():]:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        if ch == "," and depth == 1:
+            params.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        params.append(cur)
+    return [p.split()[0] for p in params if p.strip()]
+
+
+def pack_kernargs(types, values):
+    """The explicit kernarg bytes of `values` (ints, floats, bools, device pointers as ints) for
+    parameters of LLVM IR `types`, laid out as the AMDGPU ABI does (tessera._C.hip.pack_arguments:
+    each at its natural alignment). Returns (bytes, offsets)."""
+    if len(types) != len(values):
+        raise TypeError(f"the kernel takes {len(types)} arguments, got {len(values)}")
+    args = []
+    for t, v in zip(types, values):
+        if t not in _KERNARG:
+            raise TypeError(f"kernel argument of LLVM type {t} is not supported by the hip launcher")
+        size, align, fmt = _KERNARG[t]
+        if fmt is None:
+            data = struct.pack("<Q", int(v))
+        elif fmt == "bf16":
+            data = struct.pack("<f", float(v))[2:]
+        else:
+            data = struct.pack(fmt, v)
+        args.append((data, align))
+    return _core._native().hip.pack_arguments(args)
 
 
 def wave_size(arch):
@@ -82,7 +145,38 @@ def _native_compile(src, start, name, arch, options):
             "global_scratch_align": md.get("ttg.global_scratch_memory_alignment", 1),
             "threads_per_warp": wave_size(arch)}
     meta.update({f"amdgpu_{k}": v for k, v in kernel_resources(asm.get("amdgcn", "")).items()})
+    meta["kernarg_types"] = kernarg_types(asm.get("llir", ""), name)
     return asm, meta
+
+
+class LoadedKernel:
+    """A code object loaded on one device; called as (grid, stream, args) by the launcher's Python
+    path: the arguments are packed into the kernarg segment and launched with
+    hipModuleLaunchKernel."""
+
+    def __init__(self, kernel, device):
+        native = _core._native().hip
+        meta = kernel.metadata
+        ok, status = native.available()
+        if not ok:
+            raise HipError(status, f"loading {meta['name']}")
+        if meta.get("global_scratch_size", 0):
+            raise NotImplementedError(f"{meta['name']}: kernels with global scratch are not launched on "
+                                      f"the hip backend yet")
+        status, info = native.load_kernel(kernel.asm["hsaco"], meta["name"], device)
+        if not status:
+            raise HipError(status, f"loading {meta['name']}")
+        self.info, self.device, self.meta = info, device, meta
+        self.types = meta["kernarg_types"]
+        self.block = meta["num_warps"] * meta["threads_per_warp"]
+
+    def __call__(self, grid, stream, args):
+        values = [a.data_ptr() if hasattr(a, "data_ptr") else a for a in args]
+        kernargs, _ = pack_kernargs(self.types, values)
+        status = _core._native().hip.launch(self.info.function, self.device, *grid, self.block, 0,
+                                            int(stream or 0), kernargs)
+        if not status:
+            raise HipError(status, f"launching {self.meta['name']}")
 
 
 class AmdBackend(base.Backend):
@@ -127,5 +221,27 @@ class AmdBackend(base.Backend):
     def compile_environment(self):
         return {"vectorize": vectorize_enabled(), "coalesce": coalesce_enabled()}
 
+    # --------------------------------------------------------- launching (untested on hardware)
+    exports = {"HipError": HipError}
 
-__all__ = ["AmdBackend", "kernel_resources", "wave_size"]
+    def is_available(self):
+        if _core._C is None:
+            return False
+        ok, _ = _core._C.hip.available()
+        return ok and _core._C.hip.device_count() > 0
+
+    def unavailable_reason(self):
+        if _core._C is None:
+            return "the native core is not built"
+        ok, status = _core._C.hip.available()
+        return f"{status.name}: {status.message}" if not ok else "no AMD GPU"
+
+    def load(self, kernel, device):
+        return LoadedKernel(kernel, device)
+
+    def launch_error(self, code, name, message, kernel_name):
+        raise HipError(type("S", (), {"code": code, "name": name, "message": message})(),
+                       f"launching {kernel_name}")
+
+
+__all__ = ["AmdBackend", "HipError", "kernarg_types", "kernel_resources", "pack_kernargs", "wave_size"]

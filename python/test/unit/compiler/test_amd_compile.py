@@ -153,3 +153,63 @@ def test_kernel_resources_parse_the_directives():
             "k:\n\ts_load_dwordx4 s[0:3], s[0:1], 0x0\n\t; a comment\n\ts_endpgm\n")
     assert amd.kernel_resources(text) == {"kernarg_size": 28, "lds": 4096, "scratch": 0, "vgprs": 12, "sgprs": 10,
                                           "instructions": 2}
+
+
+# ------------------------------------------------------------------ the HIP launcher (no AMD GPU here)
+
+@tessera.jit
+def many_args(x, y, n, s, h, b, big, d, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    v = tl.load(x + o) * s + h + b.to(tl.float32) + (big + n).to(tl.float32) + d.to(tl.float32)
+    tl.store(y + o, v, mask=o < n)
+
+
+def explicit_args(notes_text):
+    """(offset, size) of each explicit argument in the code object's metadata (hidden ones left
+    out)."""
+    out = []
+    for block in notes_text.split(".args:")[1].split(".group_segment_fixed_size")[0].split("- ")[1:]:
+        kind = re.search(r"\.value_kind:\s+(\S+)", block).group(1)
+        if kind.startswith("hidden_"):
+            continue
+        out.append((int(re.search(r"\.offset:\s+(\d+)", block).group(1)),
+                    int(re.search(r"\.size:\s+(\d+)", block).group(1))))
+    return out
+
+
+@needs_tools
+@pytest.mark.parametrize("sig", [
+    {"x": "*fp32:16", "y": "*fp32:16", "n": "i32", "s": "fp32", "h": "fp16", "b": "i1", "big": "i64", "d": "fp64"},
+    {"x": "*fp32:16", "y": "*fp32", "n": "i32:16", "s": "fp32", "h": "bf16", "b": "i8", "big": "i32", "d": "i16"},
+    {"x": "*fp32", "y": "*fp32", "n": "i64", "s": "fp64", "h": "fp32", "b": "i1", "big": "i8", "d": "fp16"},
+], ids=["mixed", "narrow", "wide-first"])
+def test_kernarg_packing_matches_the_code_object(sig, tmp_path):
+    k = tessera.compile(many_args, signature=sig, constexprs={"BLOCK": 64}, target="hip:gfx942")
+    types = k.metadata["kernarg_types"]
+    expected = explicit_args(notes(k.asm["hsaco"], tmp_path))
+    assert len(types) == len(expected), (types, expected)
+    values = [0x1000, 0x2000] + [1] * (len(types) - 2)
+    packed, offsets = amd.pack_kernargs(types, values)
+    assert [(off, amd._KERNARG[t][0]) for off, t in zip(offsets, types)] == expected
+    assert len(packed) <= k.metadata["amdgpu_kernarg_size"]
+    assert packed[:8] == (0x1000).to_bytes(8, "little") and packed[8:16] == (0x2000).to_bytes(8, "little")
+
+
+def test_pack_kernargs_rejects_a_wrong_count():
+    with pytest.raises(TypeError, match="takes 2 arguments, got 1"):
+        amd.pack_kernargs(["ptr", "i32"], [0])
+
+
+def test_without_an_amd_gpu_launching_is_a_clear_error():
+    # Importing and compiling work; loading names what is missing (no ROCm runtime:
+    # HIP_RUNTIME_NOT_FOUND; a runtime without a device: HIP's own error name).
+    from tessera import _core
+    ok, status = _core._native().hip.available()
+    if ok and _core._native().hip.device_count() > 0:
+        pytest.skip("an AMD GPU is present")
+    backend = amd.AmdBackend()
+    assert not backend.is_available() and status.name in backend.unavailable_reason()
+    k = tessera.compile(exp_kernel, signature={"x": "*fp32:16"}, constexprs={"BLOCK": 64}, target="hip:gfx942")
+    with pytest.raises(tessera.HipError, match=re.escape(status.name)) as e:
+        backend.load(k, 0)
+    assert e.value.name == status.name and "loading exp_kernel" in str(e.value)
