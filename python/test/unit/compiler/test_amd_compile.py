@@ -85,6 +85,37 @@ def test_matmul_runs_on_mfma_where_cdna_has_it(conformance_hsaco, tmp_path, targ
     assert ("v_mfma_f32_16x16x16" in text) == mfma, target
 
 
+@tessera.jit
+def attention(Q, K, V, O, scale, N_CTX, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.arange(0, D)
+    q = tl.load(Q + rows[:, None] * D + cols[None, :])
+    m_i = tl.zeros((BM,), tl.float32) - float("inf")
+    l_i = tl.zeros((BM,), tl.float32)
+    acc = tl.zeros((BM, D), tl.float32)
+    for n0 in range(0, N_CTX, BN):
+        keys = n0 + tl.arange(0, BN)
+        k = tl.load(K + keys[:, None] * D + cols[None, :])
+        v = tl.load(V + keys[:, None] * D + cols[None, :])
+        s = tl.dot(q, tl.trans(k)) * scale
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.exp2(s - m_new[:, None])
+        alpha = tl.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m_i = m_new
+    tl.store(O + rows[:, None] * D + cols[None, :], (acc / l_i[:, None]).to(tl.float16))
+
+
+@needs_tools
+def test_attention_runs_both_dots_on_mfma(tmp_path):
+    sig = {"Q": "*fp16:16", "K": "*fp16:16", "V": "*fp16:16", "O": "*fp16:16", "scale": "fp32", "N_CTX": "i32:16"}
+    k = tessera.compile(attention, signature=sig, constexprs={"D": 64, "BM": 64, "BN": 64}, target="hip:gfx942")
+    text = disassemble(k.asm["hsaco"], "gfx942", tmp_path)
+    # each 64x64x64 dot over 2 x 2 warps: 2 x 2 tiles of 16 x 16 per warp, 4 steps of 16 along K
+    assert text.count("v_mfma_f32_16x16x16") == 32
+
+
 def test_reductions_use_lds_and_ds_bpermute(conformance_hsaco):
     asm, meta = conformance_hsaco["hip:gfx942", "softmax_kernel"]
     assert "ds_bpermute_b32" in asm["amdgcn"] and meta["amdgpu_lds"] > 0
