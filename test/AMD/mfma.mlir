@@ -1,6 +1,8 @@
 // RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 threads-per-warp=64 target=hip:gfx942}, ttg-accelerate-matmul)' | FileCheck %s --check-prefix=ACCEL
 // RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 threads-per-warp=64 target=hip:gfx942}, ttg-accelerate-matmul, ttg-allocate-shared-memory, ttg-membar, convert-scf-to-cf, convert-ttg-to-llvm)' | FileCheck %s --check-prefix=LLVM
-// The RDNA RUN (gfx1100, wave32): no MFMA there, dots stay on FMA units.
+// The RDNA RUN (gfx1100, wave32): no MFMA there; f16/bf16 dots run on WMMA
+// (#ttg.amd_wmma, kWidth 16: one v_wmma_f32_16x16x16 per 16x16 tile and 16
+// of K), fp32 dots on FMA units.
 // RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 threads-per-warp=32 target=hip:gfx1100}, ttg-accelerate-matmul, ttg-allocate-shared-memory, ttg-membar, convert-scf-to-cf, convert-ttg-to-llvm)' | FileCheck %s --check-prefix=RDNA --implicit-check-not=rocdl.mfma
 
 // ttg-accelerate-matmul on CDNA3 (gfx942): an f16 dot with an f32
@@ -17,7 +19,7 @@
 // LLVM-COUNT-2: rocdl.mfma.f32.16x16x16f16 {{.*}} : (vector<4xf16>, vector<4xf16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 // LLVM-NOT: rocdl.mfma
 // RDNA-LABEL: llvm.func @dot
-// RDNA: llvm.intr.fma
+// RDNA-COUNT-2: rocdl.wmma.f32.16x16x16.f16 {{.*}} : (vector<16xf16>, vector<16xf16>, vector<8xf32>) -> vector<8xf32>
 tt.func public @dot(%a: tensor<32x32xf16>, %b: tensor<32x32xf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
   %d = tt.dot %a, %b, %c : tensor<32x32xf16> * tensor<32x32xf16> -> tensor<32x32xf32>
   tt.return %d : tensor<32x32xf32>
@@ -25,6 +27,8 @@ tt.func public @dot(%a: tensor<32x32xf16>, %b: tensor<32x32xf16>, %c: tensor<32x
 
 // -----
 
+// RDNA-LABEL: llvm.func @dot_bf16
+// RDNA-COUNT-2: rocdl.wmma.f32.16x16x16.bf16 {{.*}} : (vector<16xi16>, vector<16xi16>, vector<8xf32>) -> vector<8xf32>
 // LLVM-LABEL: llvm.func @dot_bf16
 // LLVM-COUNT-2: rocdl.mfma.f32.16x16x16bf16.1k {{.*}} : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 tt.func public @dot_bf16(%a: tensor<32x32xbf16>, %b: tensor<32x32xbf16>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
@@ -37,6 +41,9 @@ tt.func public @dot_bf16(%a: tensor<32x32xbf16>, %b: tensor<32x32xbf16>, %c: ten
 // fp32 operands have no 16x16x16 MFMA here: FMA units.
 // ACCEL-LABEL: tt.func public @dot_f32
 // ACCEL-NOT: amd_mfma
+// RDNA-LABEL: llvm.func @dot_f32
+// RDNA-NOT: rocdl.wmma
+// RDNA: llvm.intr.fma
 tt.func public @dot_f32(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>, %c: tensor<32x32xf32>) -> tensor<32x32xf32> {
   %d = tt.dot %a, %b, %c : tensor<32x32xf32> * tensor<32x32xf32> -> tensor<32x32xf32>
   tt.return %d : tensor<32x32xf32>

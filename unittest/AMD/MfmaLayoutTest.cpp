@@ -1,6 +1,6 @@
 //===- MfmaLayoutTest.cpp - #ttg.amd_mfma as LinearLayouts ----------------------===//
 //
-// Checks toLinearLayout of #ttg.amd_mfma and of its #ttg.dot_op operands
+// Checks toLinearLayout of #ttg.amd_mfma (and #ttg.amd_wmma, below) and of their #ttg.dot_op operands
 // element by element against a model written from the CDNA ISA's operand
 // tables of v_mfma_f32_16x16x16{f16,bf16} (wave64):
 //   A[i][k]: lane i + 16 * (k / 4), element k % 4 of the lane's 4-vector;
@@ -118,6 +118,50 @@ TEST_F(MfmaLayouts, OperandsMatchIsaTables) {
       auto type = RankedTensorType::get({c.R, c.C}, Float16Type::get(&ctx), enc);
       ASSERT_TRUE(supportsLinearLayout(type));
       EXPECT_EQ(fromLinearLayout(toLinearLayout(type)), model(opIdx ? 'B' : 'A', c.R, c.C, c.wm, c.wn))
+          << "op " << opIdx << " " << c.R << "x" << c.C << " warps " << c.wm << "x" << c.wn;
+    }
+  }
+}
+
+/// RDNA3 WMMA (wave32): D element i of lane l at row 2 * i + l / 16, column
+/// l % 16; A lane l: row l % 16, all 16 K; B lane l: column l % 16, all 16 K
+/// (lanes 16..31 copy lanes 0..15 for A and B).
+Owned modelWmma(char which, int64_t R, int64_t C, unsigned wm, unsigned wn) {
+  Owned owned;
+  for (int warp = 0; warp < int(wm * wn); ++warp) {
+    int64_t wnIdx = warp % wn, wmIdx = warp / wn;
+    int64_t tileR, tileC, offR, offC;
+    if (which == 'D')
+      tileR = 16 * wm, tileC = 16 * wn, offR = 16 * wmIdx, offC = 16 * wnIdx;
+    else if (which == 'A')
+      tileR = 16 * wm, tileC = 16, offR = 16 * wmIdx, offC = 0;
+    else
+      tileR = 16, tileC = 16 * wn, offR = 0, offC = 16 * wnIdx;
+    for (int lane = 0; lane < 32; ++lane)
+      for (int e = 0; e < (which == 'D' ? 8 : 16); ++e) {
+        Coords t = which == 'D'   ? Coords{2 * e + lane / 16, lane % 16}
+                   : which == 'A' ? Coords{lane % 16, e}
+                                  : Coords{e, lane % 16};
+        for (int64_t rr = 0; rr < std::max<int64_t>(1, R / tileR); ++rr)
+          for (int64_t cc = 0; cc < std::max<int64_t>(1, C / tileC); ++cc)
+            owned[{lane, warp}].insert({(rr * tileR + offR + t[0]) % R, (cc * tileC + offC + t[1]) % C});
+      }
+  }
+  return owned;
+}
+
+TEST_F(MfmaLayouts, WmmaMatchesIsaTables) {
+  for (Case c : std::vector<Case>{{16, 16, 1, 1}, {32, 32, 2, 2}, {64, 32, 2, 1}, {16, 64, 1, 4}}) {
+    auto wmma = ttg::AMDWmmaEncodingAttr::get(&ctx, 1, {c.wm, c.wn}, ttg::CTALayoutAttr::getDefault(&ctx, 2));
+    auto acc = RankedTensorType::get({c.R, c.C}, Float32Type::get(&ctx), wmma);
+    ASSERT_TRUE(supportsLinearLayout(acc));
+    EXPECT_EQ(fromLinearLayout(toLinearLayout(acc)), modelWmma('D', c.R, c.C, c.wm, c.wn))
+        << c.R << "x" << c.C << " warps " << c.wm << "x" << c.wn;
+    for (unsigned opIdx : {0u, 1u}) {
+      auto enc = ttg::DotOperandEncodingAttr::get(&ctx, opIdx, wmma, 16);
+      auto type = RankedTensorType::get({c.R, c.C}, Float16Type::get(&ctx), enc);
+      ASSERT_TRUE(supportsLinearLayout(type));
+      EXPECT_EQ(fromLinearLayout(toLinearLayout(type)), modelWmma(opIdx ? 'B' : 'A', c.R, c.C, c.wm, c.wn))
           << "op " << opIdx << " " << c.R << "x" << c.C << " warps " << c.wm << "x" << c.wn;
     }
   }

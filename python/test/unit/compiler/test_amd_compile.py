@@ -78,11 +78,13 @@ def test_add_uses_dwordx4_accesses(conformance_hsaco, tmp_path):
 
 @needs_tools
 @pytest.mark.parametrize("target,mfma", [("hip:gfx942", True), ("hip:gfx90a", True), ("hip:gfx1100", False)])
-def test_matmul_runs_on_mfma_where_cdna_has_it(conformance_hsaco, tmp_path, target, mfma):
+def test_matmul_runs_on_mfma_or_wmma(conformance_hsaco, tmp_path, target, mfma):
+    # CDNA: MFMA; RDNA3: WMMA
     asm, _ = conformance_hsaco[target, "matmul_kernel"]
-    assert ("amd_mfma" in asm["ttgir"]) == mfma
+    assert ("amd_mfma" in asm["ttgir"]) == mfma and ("amd_wmma" in asm["ttgir"]) == (not mfma)
     text = disassemble(asm["hsaco"], target.split(":")[1], tmp_path)
     assert ("v_mfma_f32_16x16x16" in text) == mfma, target
+    assert ("v_wmma_f32_16x16x16_f16" in text) == (not mfma), target
 
 
 @tessera.jit

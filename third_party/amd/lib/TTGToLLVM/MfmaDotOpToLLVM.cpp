@@ -1,4 +1,4 @@
-//===- MfmaDotOpToLLVM.cpp - tt.dot on AMD matrix cores (MFMA) ----------------===//
+//===- MfmaDotOpToLLVM.cpp - tt.dot on AMD matrix cores (MFMA, WMMA) ---------===//
 //
 // AMD's matrix-core pattern family (TargetInfo::populateVendorPatterns), tried
 // before the target-independent FMA lowering, for dots whose operands are in
@@ -7,7 +7,9 @@
 // 16 x 16 instruction tiles by their constant coordinates (A: m tile, k tile
 // -> 4 values; B: k tile, n tile -> 4; C: m tile, n tile -> 4, in the order of
 // the ISA's operands), and each output tile gets one
-// v_mfma_f32_16x16x16{f16,bf16} per 16 of K.
+// v_mfma_f32_16x16x16{f16,bf16} per 16 of K. The same for RDNA3's amd_wmma
+// (kWidth 16: A and B tiles of 16 values per lane, C of 8: row 2 * i + lane
+// / 16), one v_wmma_f32_16x16x16_{f16,bf16} per tile and 16 of K.
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,6 +126,99 @@ struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
   }
 };
 
+/// Whether the dot's operands are in the dot_op layouts (kWidth 16) of the
+/// amd_wmma layout of its accumulator.
+bool inWmmaLayouts(tt::DotOp op) {
+  auto wmma = dyn_cast_or_null<ttg::AMDWmmaEncodingAttr>(op.getC().getType().getEncoding());
+  auto a = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(op.getA().getType().getEncoding());
+  auto b = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(op.getB().getType().getEncoding());
+  RankedTensorType aT = op.getA().getType(), bT = op.getB().getType();
+  if (aT.getRank() != 2 || aT.getDimSize(0) % 16 || aT.getDimSize(1) % 16 || bT.getDimSize(1) % 16)
+    return false;
+  Type elt = aT.getElementType();
+  return wmma && a && b && a.getParent() == wmma && b.getParent() == wmma && a.getKWidth() == 16 &&
+         b.getKWidth() == 16 && op.getType().getEncoding() == wmma &&
+         op.getC().getType().getElementType().isF32() && (elt.isF16() || elt.isBF16()) &&
+         bT.getElementType() == elt;
+}
+
+struct WmmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
+  WmmaDotConversion(const TesseraLLVMTypeConverter &tc) : TesseraOpToLLVMPattern(tc, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(tt::DotOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!inWmmaLayouts(op))
+      return rewriter.notifyMatchFailure(op, "not in amd_wmma layouts");
+    const auto &tc = this->getTesseraTypeConverter();
+    Location loc = op.getLoc();
+    RankedTensorType aT = op.getA().getType(), bT = op.getB().getType(), cT = op.getC().getType();
+    for (RankedTensorType t : {aT, bT, cT})
+      if (!supportsLinearLayout(t))
+        return rewriter.notifyMatchFailure(op, "unsupported layout");
+    bool bf16 = aT.getElementType().isBF16();
+    SmallVector<Value> aV = unpackStruct(rewriter, loc, adaptor.getA());
+    SmallVector<Value> bV = unpackStruct(rewriter, loc, adaptor.getB());
+    SmallVector<Value> cV = unpackStruct(rewriter, loc, adaptor.getC());
+    using Key = std::pair<int32_t, int32_t>;
+    std::map<Key, SmallVector<Value>> aTiles, bTiles, cTiles;
+    std::map<Key, SmallVector<unsigned>> cRegs;
+    auto place = [](std::map<Key, SmallVector<Value>> &m, Key k, unsigned n, unsigned pos, Value v) {
+      auto &t = m[k];
+      t.resize(n);
+      t[pos] = v;
+    };
+    for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(aT))))
+      place(aTiles, {c[0] / 16, c[1] / 16}, 16, c[1] % 16, aV[r]);
+    for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(bT))))
+      place(bTiles, {c[0] / 16, c[1] / 16}, 16, c[0] % 16, bV[r]);
+    for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(cT)))) {
+      Key k{c[0] / 16, c[1] / 16};
+      unsigned pos = (c[0] % 16) / 2;
+      place(cTiles, k, 8, pos, cV[r]);
+      auto &regs = cRegs[k];
+      regs.resize(8);
+      regs[pos] = r;
+    }
+    Type f32 = rewriter.getF32Type();
+    auto accTy = VectorType::get(8, f32);
+    Type opElt = bf16 ? Type(rewriter.getI16Type()) : tc.convertElementType(aT.getElementType());
+    auto opTy = VectorType::get(16, opElt);
+    auto vec = [&](ArrayRef<Value> vals, VectorType ty) {
+      Value v = LLVM::UndefOp::create(rewriter, loc, ty);
+      for (auto [i, x] : llvm::enumerate(vals)) {
+        Value e = x;
+        if (e.getType() != ty.getElementType())
+          e = LLVM::BitcastOp::create(rewriter, loc, ty.getElementType(), e);
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, e, i32Val(rewriter, loc, i));
+      }
+      return v;
+    };
+    SmallVector<Value> dV(cV.begin(), cV.end());
+    for (auto &[ck, acc] : cTiles) {
+      if (llvm::any_of(acc, [](Value v) { return !v; }))
+        return op.emitOpError("internal error: a WMMA accumulator fragment is missing");
+      Value d = vec(acc, accTy);
+      for (auto &[ak, aFrag] : aTiles) {
+        if (ak.first != ck.first)
+          continue;
+        auto bIt = bTiles.find({ak.second, ck.second});
+        if (bIt == bTiles.end() || llvm::any_of(aFrag, [](Value v) { return !v; }) ||
+            llvm::any_of(bIt->second, [](Value v) { return !v; }))
+          return op.emitOpError("internal error: a WMMA operand fragment is missing");
+        Value a = vec(aFrag, opTy), b = vec(bIt->second, opTy);
+        if (bf16)
+          d = ROCDL::wmma_f32_16x16x16_bf16::create(rewriter, loc, accTy, a, b, d).getResult();
+        else
+          d = ROCDL::wmma_f32_16x16x16_f16::create(rewriter, loc, accTy, a, b, d).getResult();
+      }
+      for (unsigned i = 0; i < 8; ++i)
+        dV[cRegs[ck][i]] = LLVM::ExtractElementOp::create(rewriter, loc, d, i32Val(rewriter, loc, i));
+    }
+    rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(cT), dV));
+    return success();
+  }
+};
+
 } // namespace
 
 namespace tessera::amd {
@@ -161,7 +256,7 @@ std::optional<std::pair<unsigned, unsigned>> getMfmaWarps(RankedTensorType aT, R
 
 void populateMfmaDotPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,
                              mlir::RewritePatternSet &patterns) {
-  patterns.add<MfmaDotConversion>(typeConverter);
+  patterns.add<MfmaDotConversion, WmmaDotConversion>(typeConverter);
 }
 
 } // namespace tessera::amd

@@ -458,16 +458,26 @@ public:
     LLVM::Trap::create(b, loc);
   }
 
-  /// MFMA 16x16x16 on CDNA2/3 for f16/bf16 dots with f32 accumulators.
+  /// MFMA 16x16x16 on CDNA2/3 and WMMA 16x16x16 on RDNA3 for f16/bf16 dots
+  /// with f32 accumulators.
   std::optional<TensorCoreLayouts> getTensorCoreLayouts(Operation *op, int numWarps) const override {
     auto dot = dyn_cast<mlir::tessera::tt::DotOp>(op);
-    if (!dot || !info.mfmaVersion || info.waveSize != 64)
+    if (!dot)
       return std::nullopt;
     auto warps = ::tessera::amd::getMfmaWarps(dot.getA().getType(), dot.getB().getType(),
                                               dot.getC().getType(), numWarps);
     if (!warps)
       return std::nullopt;
     MLIRContext *ctx = op->getContext();
+    // RDNA3 (gfx11, wave32): WMMA, same 16x16x16 tiles and warp split.
+    if (info.wmmaVersion && info.waveSize == 32) {
+      auto wmma = mlir::tessera::ttg::AMDWmmaEncodingAttr::get(
+          ctx, info.wmmaVersion, {warps->first, warps->second},
+          mlir::tessera::ttg::CTALayoutAttr::getDefault(ctx, 2));
+      return TensorCoreLayouts{wmma, 16};
+    }
+    if (!info.mfmaVersion || info.waveSize != 64)
+      return std::nullopt;
     auto mfma = mlir::tessera::ttg::AMDMfmaEncodingAttr::get(
         ctx, info.mfmaVersion, {warps->first, warps->second},
         mlir::tessera::ttg::CTALayoutAttr::getDefault(ctx, 2), {16, 16, 16});
@@ -524,6 +534,8 @@ bool ::tessera::amd::parseArch(llvm::StringRef arch, ::tessera::amd::ArchInfo &i
     info.mfmaVersion = 2;
   else if (arch == "gfx940" || arch == "gfx941" || arch == "gfx942" || arch == "gfx950")
     info.mfmaVersion = 3;
+  if (major == 11)
+    info.wmmaVersion = 1;
   if (arch == "gfx941" || arch == "gfx942")
     info.isaVersion = "940";
   if (major == 11)

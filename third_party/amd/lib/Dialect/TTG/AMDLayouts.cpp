@@ -10,6 +10,10 @@
 //   B (16 x 16, K x N): lane l holds column l % 16, K 4 * (l / 16) + i.
 // Warps tile N first, then M; operand A's warps along N hold copies, and so
 // do B's along M. Larger tensors repeat the warps' tile in registers.
+// amd_wmma (v_wmma_f32_16x16x16_{f16,bf16}, RDNA3, wave32), as the RDNA3 ISA
+// lays it out: D element i of lane l at row 2 * i + l / 16, column l % 16; A
+// lane l: row l % 16, K 0..15 (registers); B lane l: column l % 16, K 0..15;
+// lanes 16..31 of A and B copy lanes 0..15. Warps as for amd_mfma.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,9 +44,9 @@ bool isPow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
 /// Warp bases: n first (log2 wn bits), then m; a dimension a layout does not
 /// split its warps along gets zero bases (copies).
-std::vector<LinearLayout::BasisVec> warpBases(AMDMfmaEncodingAttr mfma, bool alongM, bool alongN) {
+std::vector<LinearLayout::BasisVec> warpBases(ArrayRef<unsigned> warpsPerCTA, bool alongM, bool alongN) {
   std::vector<LinearLayout::BasisVec> warps;
-  unsigned wm = mfma.getWarpsPerCTA()[0], wn = mfma.getWarpsPerCTA()[1];
+  unsigned wm = warpsPerCTA[0], wn = warpsPerCTA[1];
   for (unsigned i = 1; i < wn; i *= 2)
     warps.push_back({0, alongN ? 16 * int32_t(i) : 0});
   for (unsigned i = 1; i < wm; i *= 2)
@@ -54,7 +58,7 @@ std::vector<LinearLayout::BasisVec> warpBases(AMDMfmaEncodingAttr mfma, bool alo
 
 void ::tessera::amd::registerLayouts(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *, TTGDialect *dialect) {
-    dialect->addVendorAttributes<AMDMfmaEncodingAttr>();
+    dialect->addVendorAttributes<AMDMfmaEncodingAttr, AMDWmmaEncodingAttr>();
   });
 }
 
@@ -131,7 +135,7 @@ std::optional<LinearLayout> AMDMfmaEncodingAttr::toLinearLayout(ArrayRef<int64_t
     return std::nullopt;
   return fitTile2D({{"register", {{1, 0}, {2, 0}}},
                     {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {4, 0}, {8, 0}}},
-                    {"warp", warpBases(*this, true, true)}},
+                    {"warp", warpBases(getWarpsPerCTA(), true, true)}},
                    16 * wm, 16 * wn, shape);
 }
 
@@ -146,10 +150,103 @@ AMDMfmaEncodingAttr::toDotOperandLinearLayout(ArrayRef<int64_t> shape, unsigned 
   if (opIdx == 0)
     return fitTile2D({{"register", {{0, 1}, {0, 2}}},
                       {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 4}, {0, 8}}},
-                      {"warp", warpBases(*this, true, false)}},
+                      {"warp", warpBases(getWarpsPerCTA(), true, false)}},
                      16 * wm, 16, shape);
   return fitTile2D({{"register", {{1, 0}, {2, 0}}},
                     {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {4, 0}, {8, 0}}},
-                    {"warp", warpBases(*this, false, true)}},
+                    {"warp", warpBases(getWarpsPerCTA(), false, true)}},
+                   16, 16 * wn, shape);
+}
+
+//===----------------------------------------------------------------------===//
+// AMDWmmaEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult AMDWmmaEncodingAttr::verify(EmitErrorFn emitError, unsigned version,
+                                          ArrayRef<unsigned> warpsPerCTA, CTALayoutAttr cta) {
+  StringRef name = "#ttg.amd_wmma";
+  if (version != 1)
+    return emitError() << name << " supports version 1 (RDNA3), but version is " << version;
+  if (warpsPerCTA.size() != 2)
+    return emitError() << name << " needs warpsPerCTA of rank 2, but it is "
+                       << arrayToString(warpsPerCTA);
+  if (failed(verifyPowersOfTwo(emitError, name, "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  return verifyCTARank(emitError, name, cta, 2);
+}
+
+Attribute AMDWmmaEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutBody body(parser, "#ttg.amd_wmma");
+  unsigned version;
+  SmallVector<unsigned> warpsPerCTA;
+  CTALayoutAttr cta;
+  if (body.parse() || body.getUnsigned("version", version) ||
+      body.getArray("warpsPerCTA", warpsPerCTA) || body.getCTALayout(warpsPerCTA.size(), cta) ||
+      body.finish())
+    return {};
+  return getChecked(body.emitErrorFn(), parser.getContext(), version, warpsPerCTA, cta);
+}
+
+void AMDWmmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{version = " << getVersion() << ", ";
+  printArray(printer, "warpsPerCTA", getWarpsPerCTA());
+  printCTALayout(printer, getCTALayout(), getRank());
+  printer << "}>";
+}
+
+unsigned AMDWmmaEncodingAttr::getRank() const { return getWarpsPerCTA().size(); }
+
+LogicalResult AMDWmmaEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                                  EmitErrorFn emitError) const {
+  return verifyTensorRank(emitError, *this, getRank(), shape);
+}
+
+SmallVector<unsigned> AMDWmmaEncodingAttr::getCTAsPerCGA() const {
+  return SmallVector<unsigned>(getCTALayout().getCTAsPerCGA());
+}
+SmallVector<unsigned> AMDWmmaEncodingAttr::getCTASplitNum() const {
+  return SmallVector<unsigned>(getCTALayout().getCTASplitNum());
+}
+SmallVector<unsigned> AMDWmmaEncodingAttr::getCTAOrder() const {
+  return SmallVector<unsigned>(getCTALayout().getCTAOrder());
+}
+
+LogicalResult AMDWmmaEncodingAttr::verifyDotOperand(function_ref<InFlightDiagnostic()> emitError,
+                                                    unsigned opIdx, unsigned kWidth) const {
+  if (kWidth != 16)
+    return emitError() << "#ttg.dot_op with a #ttg.amd_wmma parent needs kWidth = 16 (K elements "
+                          "per lane of a 16x16x16 WMMA), but it is "
+                       << kWidth;
+  return success();
+}
+
+std::optional<LinearLayout> AMDWmmaEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (shape.size() != 2)
+    return std::nullopt;
+  unsigned wm = getWarpsPerCTA()[0], wn = getWarpsPerCTA()[1];
+  if (!isPow2(wm) || !isPow2(wn))
+    return std::nullopt;
+  return fitTile2D({{"register", {{2, 0}, {4, 0}, {8, 0}}},
+                    {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}}},
+                    {"warp", warpBases(getWarpsPerCTA(), true, true)}},
+                   16 * wm, 16 * wn, shape);
+}
+
+std::optional<LinearLayout>
+AMDWmmaEncodingAttr::toDotOperandLinearLayout(ArrayRef<int64_t> shape, unsigned opIdx,
+                                              unsigned kWidth) const {
+  if (shape.size() != 2 || kWidth != 16)
+    return std::nullopt;
+  unsigned wm = getWarpsPerCTA()[0], wn = getWarpsPerCTA()[1];
+  if (!isPow2(wm) || !isPow2(wn))
+    return std::nullopt;
+  if (opIdx == 0)
+    return fitTile2D({{"register", {{0, 1}, {0, 2}, {0, 4}, {0, 8}}},
+                      {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}}},
+                      {"warp", warpBases(getWarpsPerCTA(), true, false)}},
+                     16 * wm, 16, shape);
+  return fitTile2D({{"register", {{1, 0}, {2, 0}, {4, 0}, {8, 0}}},
+                    {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 0}}},
+                    {"warp", warpBases(getWarpsPerCTA(), false, true)}},
                    16, 16 * wn, shape);
 }

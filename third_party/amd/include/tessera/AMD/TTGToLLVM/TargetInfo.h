@@ -30,6 +30,8 @@ struct ArchInfo {
   /// The CDNA generation of its matrix cores (2: gfx90a, 3: gfx94x); 0 for none
   /// Tessera uses.
   int mfmaVersion = 0;
+  /// The version of its WMMA instructions (1: RDNA3, gfx11); 0 for none.
+  int wmmaVersion = 0;
 };
 
 /// The ArchInfo of `arch`, or false with `why` set for what is not an AMD GPU

@@ -1,7 +1,7 @@
 //===- AMDLayouts.h - AMD's ttg layouts -------------------------*- C++ -*-===//
 //
-// #ttg.amd_mfma, the accumulator layout of MFMA instructions, and the
-// registration that adds it to the ttg dialect.
+// #ttg.amd_mfma and #ttg.amd_wmma, the accumulator layouts of MFMA (CDNA) and
+// WMMA (RDNA3) instructions, and the registration that adds them to ttg.
 //
 //===----------------------------------------------------------------------===//
 

@@ -41,4 +41,32 @@ def TTG_AMDMfmaEncodingAttr : TTG_Attr<"AMDMfmaEncoding", "amd_mfma", [
   let genVerifyDecl = 1;
 }
 
+def TTG_AMDWmmaEncodingAttr : TTG_Attr<"AMDWmmaEncoding", "amd_wmma", [
+    DeclareAttrInterfaceMethods<TTG_LayoutEncodingTrait>,
+    DeclareAttrInterfaceMethods<TTG_DistributedEncodingTrait>,
+    DeclareAttrInterfaceMethods<TTG_TensorCoreEncodingTrait>,
+    DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "the accumulator layout of AMD RDNA3 WMMA instructions";
+  let description = [{
+    The accumulator of `v_wmma_f32_16x16x16_{f16,bf16}` on RDNA3 (gfx11,
+    `version = 1`) with wavefronts of 32 lanes: element i of lane l is row
+    2 * i + l / 16, column l % 16 of each 16 x 16 tile (registers: row +2,
+    +4, +8; lanes: column +1 .. +8, then row +1). `warpsPerCTA` (rank 2,
+    powers of two) tiles N first, then M.
+
+    Its `#ttg.dot_op` children need `kWidth = 16`: lane l of A holds row
+    l % 16 and all 16 K of a tile, lane l of B column l % 16 and all 16 K;
+    lanes 16..31 hold copies of lanes 0..15.
+
+    ```mlir
+    #wmma = #ttg.amd_wmma<{version = 1, warpsPerCTA = [2, 2]}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$version,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        "CTALayoutAttr":$CTALayout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 #endif // TESSERA_AMD_DIALECT_TTG_AMDLAYOUTS_TD
