@@ -56,3 +56,44 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32,
     tt.return
   }
 }
+
+// -----
+
+// Pointer range (tt.pointer_range = 32: the tensor spans less than 2 GiB)
+// with non-negative i32 offsets: buffer accesses through a raw buffer
+// resource of the argument; a masked-off vector gets an out-of-range offset
+// (2^31: loads read zero, stores are dropped) instead of a branch. Without
+// the attribute, or with offsets not known non-negative: masked accesses.
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [64], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "hip:gfx942"} {
+  // CHECK-LABEL: llvm.func @ranged(
+  tt.func public @ranged(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32, tt.pointer_range = 32 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+    %pid = tt.get_program_id x : i32
+    %c1024 = arith.constant 1024 : i32
+    %base = arith.muli %pid, %c1024 : i32
+    %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #blocked>
+    %bs = tt.splat %base : i32 -> tensor<1024xi32, #blocked>
+    %offs = arith.addi %bs, %r : tensor<1024xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<1024xi32, #blocked>
+    %m = arith.cmpi slt, %offs, %ns : tensor<1024xi32, #blocked>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %xp = tt.addptr %xs, %offs : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    // CHECK: %[[RSRC:.*]] = rocdl.make.buffer.rsrc %arg0, %{{.*}}, %{{.*}}, %{{.*}} : <1> to <8>
+    // CHECK: %[[OFF:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i32
+    // CHECK: rocdl.raw.ptr.buffer.load %[[RSRC]], %[[OFF]], %{{.*}}, %{{.*}} : vector<4xi32>
+    %v = tt.load %xp, %m : tensor<1024x!tt.ptr<f32>, #blocked>
+    // %y has no pointer range: a masked store.
+    // CHECK-NOT: rocdl.raw.ptr.buffer.store
+    // CHECK: llvm.intr.masked.store
+    %ys = tt.splat %y : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %yp = tt.addptr %ys, %offs : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    tt.store %yp, %v, %m : tensor<1024x!tt.ptr<f32>, #blocked>
+    // Offsets that may be negative: a masked load, even with the pointer range.
+    // CHECK-NOT: rocdl.raw.ptr.buffer.load
+    // CHECK: llvm.intr.masked.load
+    %neg = arith.subi %r, %bs : tensor<1024xi32, #blocked>
+    %xq = tt.addptr %xs, %neg : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %w = tt.load %xq, %m : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}

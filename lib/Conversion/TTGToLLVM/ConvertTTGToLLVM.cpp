@@ -113,6 +113,7 @@ struct ConvertTTGToLLVMPass
     });
     if (vectorize && tensorAccesses)
       axisInfo.emplace(module);
+    markOffsetAccesses(module, *targetInfo);
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, axisInfo ? &*axisInfo : nullptr);
     // Elementwise ops compute one value per run of equal elements (AxisInfo
     // constancy) that a thread holds.

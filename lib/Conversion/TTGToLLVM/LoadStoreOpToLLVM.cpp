@@ -132,6 +132,61 @@ int64_t vectorWidth(const ModuleAxisInfo *axis, Value ptr, Value mask, RankedTen
   return std::max<int64_t>(width, 1);
 }
 
+/// Where the target has range-checked offset accesses: the kernel argument
+/// (with tt.pointer_range = 32) and the non-negative i32 element offsets
+/// (a tensor) that `ptr` is made of -- `addptr(splat(base), offsets)`, the
+/// base possibly `addptr(arg, scalar)` with a non-negative i32 scalar.
+struct BaseAndOffsets {
+  Value base;            // the kernel argument (TT value)
+  Value scalarOffset;    // a non-negative i32 scalar added to it, or null
+  Value offsets;         // the i32 element offsets (TT value)
+};
+
+/// The base, scalar offset and offsets of `ptr` by its definitions alone
+/// (callable while the conversion runs), or std::nullopt.
+std::optional<BaseAndOffsets> decompose(Value ptr) {
+  auto add = ptr.getDefiningOp<tt::AddPtrOp>();
+  if (!add)
+    return std::nullopt;
+  auto offTy = dyn_cast<RankedTensorType>(add.getOffset().getType());
+  auto splat = add.getPtr().getDefiningOp<tt::SplatOp>();
+  if (!offTy || !offTy.getElementType().isInteger(32) || !splat)
+    return std::nullopt;
+  Value base = splat.getSrc(), scalar;
+  if (auto inner = base.getDefiningOp<tt::AddPtrOp>()) {
+    if (!inner.getOffset().getType().isInteger(32))
+      return std::nullopt;
+    scalar = inner.getOffset();
+    base = inner.getPtr();
+  }
+  if (!isa<BlockArgument>(base))
+    return std::nullopt;
+  return BaseAndOffsets{base, scalar, add.getOffset()};
+}
+
+/// Marks (kOffsetAccess) the loads and stores whose pointers are a kernel
+/// argument with tt.pointer_range = 32 plus non-negative i32 offsets.
+constexpr llvm::StringLiteral kOffsetAccess = "ttg.offset_access";
+
+std::optional<BaseAndOffsets> baseAndOffsets(Operation *op) {
+  if (!op->hasAttr(kOffsetAccess))
+    return std::nullopt;
+  return decompose(op->getOperand(0));
+}
+
+/// Byte offsets (i32) of each register: (scalar + offsets[i]) * elementBytes.
+SmallVector<Value> byteOffsets(ConversionPatternRewriter &rewriter, Location loc,
+                               const BaseAndOffsets &bo, int64_t n, unsigned bytes) {
+  SmallVector<Value> offs = unpackOrSplat(rewriter, loc, rewriter.getRemappedValue(bo.offsets), n);
+  Value scalar = bo.scalarOffset ? rewriter.getRemappedValue(bo.scalarOffset) : Value();
+  for (Value &o : offs) {
+    if (scalar)
+      o = LLVM::AddOp::create(rewriter, loc, o, scalar);
+    o = LLVM::MulOp::create(rewriter, loc, o, i32Val(rewriter, loc, bytes));
+  }
+  return offs;
+}
+
 struct LoadConversion : public TesseraOpToLLVMPattern<tt::LoadOp> {
   LoadConversion(const TesseraLLVMTypeConverter &converter, const ModuleAxisInfo *axis)
       : TesseraOpToLLVMPattern(converter), axis(axis) {}
@@ -158,6 +213,31 @@ struct LoadConversion : public TesseraOpToLLVMPattern<tt::LoadOp> {
     MemoryHints hints = hintsOf(op.getCache(), op.getEvict());
     SmallVector<Value> results;
     int64_t vec = op.getIsVolatile() ? 1 : vectorWidth(axis, op.getPtr(), op.getMask(), tensorType, elt);
+    const TargetInfoBase &ti = tc.getTargetInfo();
+    if (std::optional<BaseAndOffsets> bo = op.getIsVolatile() || !tensorType || isa<LLVM::LLVMPointerType>(elt)
+                                               ? std::nullopt
+                                               : baseAndOffsets(op)) {
+      // Range-checked accesses through the base: masks become out-of-range offsets.
+      SmallVector<Value> bytes = byteOffsets(rewriter, loc, *bo, n, bits / 8);
+      Value base = rewriter.getRemappedValue(bo->base);
+      for (int64_t i = 0; i < n; i += vec) {
+        SmallVector<Value> groupOthers;
+        for (int64_t j = 0; j < vec; ++j)
+          groupOthers.push_back(others.empty()
+                                    ? Value(LLVM::ConstantOp::create(rewriter, loc, intTy,
+                                                                     rewriter.getIntegerAttr(intTy, 0)))
+                                    : bitsOf(rewriter, loc, others[i + j]));
+        Value pred = masks.empty() ? trueValue(rewriter, loc) : masks[i];
+        SmallVector<Value> got = ti.offsetLoad(rewriter, loc, base, bytes[i], intTy, vec, pred, groupOthers);
+        if (got.size() != size_t(vec))
+          return op.emitOpError("internal error: the target's offset load returned ")
+                 << got.size() << " values for " << vec;
+        for (Value v : got)
+          results.push_back(fromBits(rewriter, loc, v, elt));
+      }
+      rewriter.replaceOp(op, packStruct(rewriter, loc, tc.convertType(tensorType), results));
+      return success();
+    }
     if (vec > 1) {
       for (int64_t i = 0; i < n; i += vec) {
         if (masks.empty() && hints.isDefault()) {
@@ -239,6 +319,22 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
     auto predicate = [&](int64_t i) -> Value { return masks.empty() ? trueValue(rewriter, loc) : masks[i]; };
     bool plain = masks.empty() && hints.isDefault();
     int64_t vec = vectorWidth(axis, op.getPtr(), op.getMask(), tensorType, elt);
+    if (std::optional<BaseAndOffsets> bo = !tensorType || isa<LLVM::LLVMPointerType>(elt)
+                                               ? std::nullopt
+                                               : baseAndOffsets(op)) {
+      SmallVector<Value> bytes = byteOffsets(rewriter, loc, *bo, n, elt.getIntOrFloatBitWidth() / 8);
+      Value base = rewriter.getRemappedValue(bo->base);
+      for (int64_t i = 0; i < n; i += vec) {
+        if (i & copyRegisters)
+          continue;
+        SmallVector<Value> groupVals;
+        for (int64_t j = 0; j < vec; ++j)
+          groupVals.push_back(bitsOf(rewriter, loc, vals[i + j]));
+        ti.offsetStore(rewriter, loc, base, bytes[i], groupVals, predicate(i));
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
     if (vec > 1) {
       unsigned bits = elt.getIntOrFloatBitWidth();
       for (int64_t i = 0; i < n; i += vec) {
@@ -275,6 +371,25 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
 };
 
 } // namespace
+
+void mlir::tessera::markOffsetAccesses(ModuleOp module, const TargetInfoBase &ti) {
+  if (!ti.supportsOffsetAccess())
+    return;
+  module.walk([&](Operation *op) {
+    if (!isa<tt::LoadOp, tt::StoreOp>(op))
+      return;
+    std::optional<BaseAndOffsets> bo = decompose(op->getOperand(0));
+    if (!bo || !knownNonNegative(bo->offsets) || (bo->scalarOffset && !knownNonNegative(bo->scalarOffset)))
+      return;
+    auto arg = cast<BlockArgument>(bo->base);
+    auto fn = dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp());
+    if (!fn || !arg.getOwner()->isEntryBlock())
+      return;
+    auto range = fn.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tt.pointer_range");
+    if (range && range.getInt() == 32)
+      op->setAttr(kOffsetAccess, UnitAttr::get(op->getContext()));
+  });
+}
 
 void mlir::tessera::populateLoadStoreOpToLLVMPatterns(
     TesseraLLVMTypeConverter &typeConverter, RewritePatternSet &patterns,

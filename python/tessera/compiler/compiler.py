@@ -117,8 +117,9 @@ def parse_target(target):
 
 
 def _parse_sig_entry(name, spec):
-    """'*fp32' / '*fp32:16' / 'i32' / 'i32:16' / 'i32:16:nonneg' (>= 0 at launch, as the launcher
-    specializes) / a tl dtype -> (dtype, attrs); a tensor descriptor
+    """'*fp32' / '*fp32:16' / '*fp32:16:range32' (a tensor of less than 2 GiB: the pointer-range
+    specialization, AMD's buffer accesses) / 'i32' / 'i32:16' / 'i32:16:nonneg' (>= 0 at launch,
+    as the launcher specializes) / a tl dtype -> (dtype, attrs); a tensor descriptor
     'tensordesc<fp16[64, 64]>' (or '…, nan>' for NaN padding, '…, tma>' with the TMA tensor map a
     launch on sm_90+ passes; sizes i32, strides i64) or a
     tl.tensor_descriptor_type -> (that type, attrs per leaf)."""
@@ -138,8 +139,12 @@ def _parse_sig_entry(name, spec):
             if not ty.is_int() or ty.is_bool():
                 raise ValueError(f"signature of '{name}': 'nonneg' applies to integers, not {base!r}")
             attrs["tt.non_negative"] = "unit"
+        elif fact == "range32":
+            if not ty.is_ptr():
+                raise ValueError(f"signature of '{name}': 'range32' applies to pointers, not {base!r}")
+            attrs["tt.pointer_range"] = "32 : i32"
         elif not fact.isdigit() or int(fact) < 1 or int(fact) & (int(fact) - 1) or "tt.divisibility" in attrs:
-            raise ValueError(f"signature of '{name}': expected a power-of-two divisibility or 'nonneg' after "
+            raise ValueError(f"signature of '{name}': expected a power-of-two divisibility, 'nonneg' or 'range32' after "
                              f"':', got {fact!r} in {spec!r}")
         else:
             attrs["tt.divisibility"] = f"{int(fact)} : i32"

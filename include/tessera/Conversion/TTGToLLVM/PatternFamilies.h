@@ -51,6 +51,12 @@ void populateViewOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
                                   RewritePatternSet &patterns);
 /// tt.load / tt.store through pointers (not block pointers); vectorized
 /// where `axisInfo` (computed on the module before the conversion) proves it.
+/// Marks the loads and stores the target may lower to range-checked offset
+/// accesses (TargetInfoBase::supportsOffsetAccess): pointers that are a kernel
+/// argument with tt.pointer_range = 32 plus non-negative i32 offsets. Run
+/// before the conversion (it reads the functions' argument attributes).
+void markOffsetAccesses(ModuleOp module, const TargetInfoBase &targetInfo);
+
 void populateLoadStoreOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
                                        RewritePatternSet &patterns,
                                        const ModuleAxisInfo *axisInfo = nullptr);

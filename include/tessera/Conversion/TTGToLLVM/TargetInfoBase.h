@@ -97,6 +97,25 @@ public:
       storePredicated(b, loc, ptr, value, pred, hints);
   }
 
+  /// Whether offsetLoad/offsetStore are available: accesses through a base
+  /// pointer (a kernel argument whose tensor spans less than 2 GiB:
+  /// `tt.pointer_range = 32`) and a non-negative 32-bit byte offset, where the
+  /// hardware checks the range and reads zero (drops writes) outside it
+  /// (AMD's buffer instructions). The lowering uses them for loads and stores
+  /// whose pointers are such a base plus non-negative i32 offsets.
+  virtual bool supportsOffsetAccess() const { return false; }
+  /// `n` consecutive elements of integer `type` at `base` + `byteOffset` (i32)
+  /// where `pred` holds, `others` where it does not.
+  virtual SmallVector<Value> offsetLoad(OpBuilder &b, Location loc, Value base, Value byteOffset,
+                                        Type type, unsigned n, Value pred,
+                                        ArrayRef<Value> others) const {
+    return {};
+  }
+  /// Stores `values` (consecutive, integers of one type) at `base` +
+  /// `byteOffset` where `pred` holds.
+  virtual void offsetStore(OpBuilder &b, Location loc, Value base, Value byteOffset,
+                           ArrayRef<Value> values, Value pred) const {}
+
   /// The value of `value` (i32 or f32-sized) held by lane `lane ^ mask`.
   virtual Value shuffleXor(OpBuilder &b, Location loc, Value value,
                            int mask) const = 0;

@@ -246,3 +246,45 @@ def test_without_an_amd_gpu_launching_is_a_clear_error():
     with pytest.raises(tessera.HipError, match=re.escape(status.name)) as e:
         backend.load(k, 0)
     assert e.value.name == status.name and "loading exp_kernel" in str(e.value)
+
+
+# ------------------------------------------------------------------ pointer range -> buffer accesses
+
+@tessera.jit
+def masked_add(x, y, z, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    tl.store(z + offs, tl.load(x + offs, mask=m, other=1.0) + tl.load(y + offs, mask=m), mask=m)
+
+
+@tessera.jit
+def shifted(x, y, n, shift, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK) - shift  # may be negative: no buffer access
+    tl.store(y + tl.arange(0, BLOCK), tl.load(x + offs, mask=(offs >= 0) & (offs < n)))
+
+
+@needs_tools
+def test_pointer_range_gives_buffer_instructions(tmp_path):
+    sig = {"x": "*fp32:16:range32", "y": "*fp32:16:range32", "z": "*fp32:16:range32", "n": "i32:16"}
+    k = tessera.compile(masked_add, signature=sig, constexprs={"BLOCK": 1024}, target="hip:gfx942")
+    assert "tt.pointer_range = 32" in k.asm["ttir"]
+    text = disassemble(k.asm["hsaco"], "gfx942", tmp_path)
+    # the masks became out-of-range offsets: buffer accesses, no branch around them
+    assert text.count("buffer_load_dwordx4") == 2 and text.count("buffer_store_dwordx4") == 1
+    assert "global_load" not in text and "global_store" not in text
+    # `other=1.0` where the mask is off: selected after the load (buffer loads read zero there)
+    assert "rocdl.raw.ptr.buffer.load" in k.asm["llir"] or "llvm.amdgcn.raw.ptr.buffer.load" in k.asm["llir"]
+    # without the pointer range (or where offsets may be negative): global accesses
+    plain = tessera.compile(masked_add, signature={n: s.replace(":range32", "") for n, s in sig.items()},
+                            constexprs={"BLOCK": 1024}, target="hip:gfx942")
+    assert "buffer_load" not in disassemble(plain.asm["hsaco"], "gfx942", tmp_path)
+    neg = tessera.compile(shifted, signature={"x": "*fp32:16:range32", "y": "*fp32:16:range32", "n": "i32",
+                                              "shift": "i32"}, constexprs={"BLOCK": 64}, target="hip:gfx942")
+    text = disassemble(neg.asm["hsaco"], "gfx942", tmp_path)
+    assert "global_load" in text and "buffer_store" in text  # the store's offsets are non-negative
+
+
+def test_range32_applies_to_pointers_only():
+    with pytest.raises(ValueError, match="'range32' applies to pointers"):
+        tessera.compile(masked_add, signature={"x": "*fp32", "y": "*fp32", "z": "*fp32", "n": "i32:range32"},
+                        constexprs={"BLOCK": 64}, target="hip:gfx942")

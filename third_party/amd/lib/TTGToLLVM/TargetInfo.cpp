@@ -5,7 +5,9 @@
 // AMDGPU backend expands a false lane's access into a branch around it, so
 // no memory is touched); atomics as LLVM atomicrmw/cmpxchg with AMDGPU sync
 // scopes (the lowering branches around them: predicatesAtomics is false);
-// lane shuffles through ds_bpermute; math through the ROCm device library
+// lane shuffles through ds_bpermute; buffer loads and stores for arguments
+// whose tensor spans less than 2 GiB (offsetLoad/offsetStore: masks become
+// out-of-range offsets); math through the ROCm device library
 // (__ocml_*); printf through its hostcall printf (__ockl_printf_*).
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +22,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -214,6 +217,64 @@ public:
     Type type = values[0].getType();
     LLVM::MaskedStoreOp::create(b, loc, vectorOf(b, loc, values, type), ptrs[0],
                                 splatMask(b, loc, pred, n), n * bytesOf(type));
+  }
+
+  // Buffer instructions: a raw buffer resource over the base (stride 0, the
+  // 2 GiB - 1 bytes a pointer range of 32 bits allows), offsets in bytes; an
+  // offset of 2^31 is out of range: loads read zero, stores are dropped.
+  bool supportsOffsetAccess() const override { return true; }
+
+  /// Word 3 of the buffer resource (format and destination selects) as the
+  /// architecture wants it for raw 32-bit accesses.
+  int32_t resourceFlags() const {
+    if (info.waveSize == 64)
+      return 0x00020000; // gfx9: DATA_FORMAT 32
+    return llvm::StringRef(arch).starts_with("gfx10") ? 0x31014000 : 0x31004000;
+  }
+
+  Value resource(OpBuilder &b, Location loc, Value base) const {
+    auto rsrcTy = LLVM::LLVMPointerType::get(b.getContext(), 8);
+    Value stride = LLVM::ConstantOp::create(b, loc, b.getI16Type(), b.getI16IntegerAttr(0));
+    return ROCDL::MakeBufferRsrcOp::create(b, loc, rsrcTy, base, stride, i64(b, loc, 0x7FFFFFFF),
+                                           i32(b, loc, resourceFlags()));
+  }
+
+  static Value outOfRangeUnless(OpBuilder &b, Location loc, Value pred, Value offset) {
+    return LLVM::SelectOp::create(b, loc, pred, offset, i32(b, loc, int32_t(0x80000000u)));
+  }
+
+  /// The LLVM type a buffer access of `n` elements of `type` moves.
+  static Type accessType(OpBuilder &b, Type type, unsigned n) {
+    return n == 1 ? type : Type(VectorType::get(n, type));
+  }
+
+  SmallVector<Value> offsetLoad(OpBuilder &b, Location loc, Value base, Value byteOffset, Type type,
+                                unsigned n, Value pred, ArrayRef<Value> others) const override {
+    Value rsrc = resource(b, loc, base);
+    Value off = outOfRangeUnless(b, loc, pred, byteOffset);
+    Value zero = i32(b, loc, 0);
+    Type ty = accessType(b, type, n);
+    Value v = ROCDL::RawPtrBufferLoadOp::create(b, loc, ty, rsrc, off, zero, zero, ArrayAttr(),
+                                                ArrayAttr(), ArrayAttr());
+    SmallVector<Value> out;
+    for (unsigned i = 0; i < n; ++i) {
+      Value e = n == 1 ? v : LLVM::ExtractElementOp::create(b, loc, v, i32(b, loc, i)).getResult();
+      // Masked-off elements read zero; `other` where it is not zero.
+      if (!matchPattern(others[i], m_Zero()))
+        e = LLVM::SelectOp::create(b, loc, pred, e, others[i]);
+      out.push_back(e);
+    }
+    return out;
+  }
+
+  void offsetStore(OpBuilder &b, Location loc, Value base, Value byteOffset, ArrayRef<Value> values,
+                   Value pred) const override {
+    Value rsrc = resource(b, loc, base);
+    Value off = outOfRangeUnless(b, loc, pred, byteOffset);
+    Value zero = i32(b, loc, 0);
+    Value data = values.size() == 1 ? values[0] : vectorOf(b, loc, values, values[0].getType());
+    ROCDL::RawPtrBufferStoreOp::create(b, loc, data, rsrc, off, zero, zero, ArrayAttr(), ArrayAttr(),
+                                       ArrayAttr());
   }
 
   /// Lane `srcLane`'s `value` through ds_bpermute (32 bits at a time).
