@@ -19,8 +19,7 @@ def report():
     lines.append(f"python {platform.python_version()} ({sys.executable}), {platform.platform()}")
     try:
         import torch
-        cuda = torch.version.cuda if torch.cuda.is_available() else "no CUDA"
-        lines.append(f"torch {torch.__version__} ({cuda})")
+        lines.append(f"torch {torch.__version__}")
     except ImportError:
         lines.append("torch: not installed")
     for name in backends.names():

@@ -282,6 +282,9 @@ class NvidiaBackend(base.Backend):
 
     def environment(self):
         env = super().environment()
+        torch = base.torch_module()
+        if torch is not None:
+            env["torch CUDA"] = torch.version.cuda if torch.cuda.is_available() else "not available"
         ptxas = find_ptxas()
         env["ptxas"] = f"{ptxas} (CUDA {ptxas_version(ptxas)})" if ptxas else "not found (set TESSERA_PTXAS or CUDA_HOME)"
         if env["launches kernels"]:
