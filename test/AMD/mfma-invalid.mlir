@@ -1,6 +1,6 @@
 // RUN: tessera-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{#ttg.amd_mfma supports instrShape [16, 16, 16], but it is [32, 32, 8]}}
+// expected-error @+1 {{#ttg.amd_mfma supports instrShape [16, 16, 16] (16-bit operands) and [16, 16, 4] (fp32), but it is [32, 32, 8]}}
 tt.func @f(%a: tensor<32x32xf32, #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8]}>>) {
   tt.return
 }
@@ -14,7 +14,7 @@ tt.func @f(%a: tensor<32x32xf32, #ttg.amd_mfma<{version = 4, warpsPerCTA = [2, 2
 
 // -----
 
-// expected-error @+1 {{#ttg.dot_op with a #ttg.amd_mfma parent needs kWidth = 4 (K elements per lane of a 16x16x16 MFMA), but it is 2}}
+// expected-error @+1 {{#ttg.dot_op with a #ttg.amd_mfma parent of instrShape [16, 16, 16] needs kWidth = 4 (K elements per lane of the instruction), but it is 2}}
 tt.func @f(%a: tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 16]}>, kWidth = 2}>>) {
   tt.return
 }

@@ -1,4 +1,4 @@
-// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 threads-per-warp=64 target=hip:gfx942}, ttg-accelerate-matmul)' | FileCheck %s --check-prefix=ACCEL
+// RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 threads-per-warp=64 target=hip:gfx942}, ttg-accelerate-matmul)' --mlir-print-local-scope | FileCheck %s --check-prefix=ACCEL
 // RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tt-to-ttg{num-warps=4 threads-per-warp=64 target=hip:gfx942}, ttg-accelerate-matmul, ttg-allocate-shared-memory, ttg-membar, convert-scf-to-cf, convert-ttg-to-llvm)' | FileCheck %s --check-prefix=LLVM
 // The RDNA RUN (gfx1100, wave32): no MFMA there; f16/bf16 dots run on WMMA
 // (#ttg.amd_wmma, kWidth 16: one v_wmma_f32_16x16x16 per 16x16 tile and 16
@@ -12,9 +12,8 @@
 // over 2 x 2 warps: one tile per warp, 2 steps of K). bf16 takes the
 // bf16_1k instruction on 16-bit integer vectors.
 
-// ACCEL-LABEL: tt.func public @dot
-// ACCEL: #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 16]}>
-// ACCEL: #ttg.dot_op<{opIdx = 0, parent = #{{.*}}, kWidth = 4}>
+// ACCEL-LABEL: tt.func public @dot(
+// ACCEL: tt.dot {{.*}} : tensor<32x32xf16, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 16]}>, kWidth = 4}>>
 // LLVM-LABEL: llvm.func @dot
 // LLVM-COUNT-2: rocdl.mfma.f32.16x16x16f16 {{.*}} : (vector<4xf16>, vector<4xf16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 // LLVM-NOT: rocdl.mfma
@@ -38,9 +37,13 @@ tt.func public @dot_bf16(%a: tensor<32x32xbf16>, %b: tensor<32x32xbf16>, %c: ten
 
 // -----
 
-// fp32 operands have no 16x16x16 MFMA here: FMA units.
+// fp32 operands: v_mfma_f32_16x16x4f32 (instrShape [16, 16, 4], kWidth 1):
+// one tile per warp, 8 steps of 4 along K. (RDNA3's WMMA has no fp32 form:
+// FMA units there.)
 // ACCEL-LABEL: tt.func public @dot_f32
-// ACCEL-NOT: amd_mfma
+// ACCEL: tt.dot {{.*}} : tensor<32x32xf32, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 4]}>, kWidth = 1}>>
+// LLVM-LABEL: llvm.func @dot_f32
+// LLVM-COUNT-8: rocdl.mfma.f32.16x16x4f32 {{.*}} : (f32, f32, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
 // RDNA-LABEL: llvm.func @dot_f32
 // RDNA-NOT: rocdl.wmma
 // RDNA: llvm.intr.fma

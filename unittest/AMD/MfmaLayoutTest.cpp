@@ -167,11 +167,40 @@ TEST_F(MfmaLayouts, WmmaMatchesIsaTables) {
   }
 }
 
+/// v_mfma_f32_16x16x4f32: A[i][k] in lane i + 16 * k (one value), B[k][j] in
+/// lane j + 16 * k; D as for 16x16x16.
+TEST_F(MfmaLayouts, Fp32OperandsMatchIsaTables) {
+  for (Case c : std::vector<Case>{{16, 4, 1, 1}, {32, 16, 2, 2}, {64, 8, 4, 1}}) {
+    auto enc = ttg::AMDMfmaEncodingAttr::get(&ctx, 3, {c.wm, c.wn}, ttg::CTALayoutAttr::getDefault(&ctx, 2),
+                                             {16, 16, 4});
+    for (unsigned opIdx : {0u, 1u}) {
+      int64_t R = opIdx ? c.C : c.R, C = opIdx ? c.R : c.C;  // B: K x N
+      auto type = RankedTensorType::get({R, C}, Float32Type::get(&ctx),
+                                        ttg::DotOperandEncodingAttr::get(&ctx, opIdx, enc, 1));
+      ASSERT_TRUE(supportsLinearLayout(type));
+      Owned model;
+      for (int warp = 0; warp < int(c.wm * c.wn); ++warp) {
+        int64_t wnIdx = warp % c.wn, wmIdx = warp / c.wn;
+        for (int lane = 0; lane < 64; ++lane) {
+          int64_t tileR = opIdx ? 4 : 16 * c.wm, tileC = opIdx ? 16 * c.wn : 4;
+          int64_t offR = opIdx ? 0 : 16 * wmIdx, offC = opIdx ? 16 * wnIdx : 0;
+          Coords t = opIdx ? Coords{lane / 16, lane % 16} : Coords{lane % 16, lane / 16};
+          for (int64_t rr = 0; rr < std::max<int64_t>(1, R / tileR); ++rr)
+            for (int64_t cc = 0; cc < std::max<int64_t>(1, C / tileC); ++cc)
+              model[{lane, warp}].insert({(rr * tileR + offR + t[0]) % R, (cc * tileC + offC + t[1]) % C});
+        }
+      }
+      EXPECT_EQ(fromLinearLayout(toLinearLayout(type)), model) << "op " << opIdx << " " << R << "x" << C;
+    }
+  }
+}
+
 TEST_F(MfmaLayouts, VerifierRejectsWhatMfmaDoesNotRun) {
   auto err = [&] { return emitError(UnknownLoc::get(&ctx)); };
   auto cta = ttg::CTALayoutAttr::getDefault(&ctx, 2);
   EXPECT_TRUE(failed(ttg::AMDMfmaEncodingAttr::verify(err, 1, {2, 2}, cta, {16, 16, 16})));
   EXPECT_TRUE(failed(ttg::AMDMfmaEncodingAttr::verify(err, 3, {2, 2}, cta, {32, 32, 8})));
+  EXPECT_TRUE(succeeded(ttg::AMDMfmaEncodingAttr::verify(err, 3, {2, 2}, cta, {16, 16, 4})));
   EXPECT_TRUE(failed(ttg::AMDMfmaEncodingAttr::verify(err, 3, {3, 1}, cta, {16, 16, 16})));
   EXPECT_TRUE(succeeded(ttg::AMDMfmaEncodingAttr::verify(err, 2, {4, 1}, cta, {16, 16, 16})));
   EXPECT_TRUE(failed(mfma(2, 2).verifyDotOperand(err, 0, 2)));

@@ -37,13 +37,17 @@ bool inMfmaLayouts(tt::DotOp op) {
   auto a = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(op.getA().getType().getEncoding());
   auto b = dyn_cast_or_null<ttg::DotOperandEncodingAttr>(op.getB().getType().getEncoding());
   RankedTensorType aT = op.getA().getType(), bT = op.getB().getType();
-  if (aT.getRank() != 2 || aT.getDimSize(0) % 16 || aT.getDimSize(1) % 16 || bT.getDimSize(1) % 16)
+  if (aT.getRank() != 2 || aT.getDimSize(0) % 16 || bT.getDimSize(1) % 16)
     return false;
   Type elt = aT.getElementType();
-  return mfma && a && b && a.getParent() == mfma && b.getParent() == mfma && a.getKWidth() == 4 &&
-         b.getKWidth() == 4 && op.getType().getEncoding() == mfma &&
-         op.getC().getType().getElementType().isF32() && (elt.isF16() || elt.isBF16()) &&
-         bT.getElementType() == elt;
+  if (!mfma || !a || !b)
+    return false;
+  unsigned kWidth = mfma.getInstrShape()[2] / 4;
+  bool types = kWidth == 1 ? elt.isF32() : (elt.isF16() || elt.isBF16());
+  return a.getParent() == mfma && b.getParent() == mfma && a.getKWidth() == kWidth &&
+         b.getKWidth() == kWidth && op.getType().getEncoding() == mfma &&
+         op.getC().getType().getElementType().isF32() && types && bT.getElementType() == elt &&
+         aT.getDimSize(1) % mfma.getInstrShape()[2] == 0;
 }
 
 struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
@@ -60,6 +64,8 @@ struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
       if (!supportsLinearLayout(t))
         return rewriter.notifyMatchFailure(op, "unsupported layout");
     bool bf16 = aT.getElementType().isBF16();
+    auto mfma = cast<ttg::AMDMfmaEncodingAttr>(cT.getEncoding());
+    int32_t tileK = mfma.getInstrShape()[2], kWidth = tileK / 4;
     SmallVector<Value> aV = unpackStruct(rewriter, loc, adaptor.getA());
     SmallVector<Value> bV = unpackStruct(rewriter, loc, adaptor.getB());
     SmallVector<Value> cV = unpackStruct(rewriter, loc, adaptor.getC());
@@ -67,18 +73,18 @@ struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
     using Key = std::pair<int32_t, int32_t>;
     std::map<Key, SmallVector<Value>> aTiles, bTiles, cTiles;
     std::map<Key, SmallVector<unsigned>> cRegs;
-    auto place = [](std::map<Key, SmallVector<Value>> &m, Key k, unsigned pos, Value v) {
+    auto place = [](std::map<Key, SmallVector<Value>> &m, Key k, unsigned n, unsigned pos, Value v) {
       auto &t = m[k];
-      t.resize(4);
+      t.resize(n);
       t[pos] = v;
     };
     for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(aT))))
-      place(aTiles, {c[0] / 16, c[1] / 16}, c[1] % 4, aV[r]);
+      place(aTiles, {c[0] / 16, c[1] / tileK}, kWidth, c[1] % kWidth, aV[r]);
     for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(bT))))
-      place(bTiles, {c[0] / 16, c[1] / 16}, c[0] % 4, bV[r]);
+      place(bTiles, {c[0] / tileK, c[1] / 16}, kWidth, c[0] % kWidth, bV[r]);
     for (auto [r, c] : llvm::enumerate(registerCoordinates(toLinearLayout(cT)))) {
       Key k{c[0] / 16, c[1] / 16};
-      place(cTiles, k, c[0] % 4, cV[r]);
+      place(cTiles, k, 4, c[0] % 4, cV[r]);
       auto &regs = cRegs[k];
       regs.resize(4);
       regs[c[0] % 4] = r;
@@ -88,8 +94,10 @@ struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
     auto accTy = VectorType::get(4, f32);
     // bf16 operands go to the intrinsic as 16-bit integers.
     Type opElt = bf16 ? Type(rewriter.getI16Type()) : tc.convertElementType(aT.getElementType());
-    auto opTy = VectorType::get(4, opElt);
-    auto vec = [&](ArrayRef<Value> vals, VectorType ty) {
+    auto opTy = VectorType::get(kWidth, opElt);
+    auto vec = [&](ArrayRef<Value> vals, VectorType ty) -> Value {
+      if (ty.getNumElements() == 1) // fp32: one scalar per lane
+        return vals[0];
       Value v = LLVM::UndefOp::create(rewriter, loc, ty);
       for (auto [i, x] : llvm::enumerate(vals)) {
         Value e = x;
@@ -113,7 +121,9 @@ struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
             llvm::any_of(bIt->second, [](Value v) { return !v; }))
           return op.emitOpError("internal error: an MFMA operand fragment is missing");
         SmallVector<Value> args{vec(aFrag, opTy), vec(bIt->second, opTy), d, zero, zero, zero};
-        if (bf16)
+        if (kWidth == 1)
+          d = ROCDL::mfma_f32_16x16x4f32::create(rewriter, loc, accTy, args).getResult();
+        else if (bf16)
           d = ROCDL::mfma_f32_16x16x16bf16_1k::create(rewriter, loc, accTy, args).getResult();
         else
           d = ROCDL::mfma_f32_16x16x16f16::create(rewriter, loc, accTy, args).getResult();
@@ -228,10 +238,10 @@ std::optional<std::pair<unsigned, unsigned>> getMfmaWarps(RankedTensorType aT, R
   if (aT.getRank() != 2 || !cT.getElementType().isF32() || numWarps < 1)
     return std::nullopt;
   Type elt = aT.getElementType();
-  if (!(elt.isF16() || elt.isBF16()) || bT.getElementType() != elt)
+  if (!(elt.isF16() || elt.isBF16() || elt.isF32()) || bT.getElementType() != elt)
     return std::nullopt;
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-  if (M % 16 || N % 16 || K % 16)
+  if (M % 16 || N % 16 || K % (elt.isF32() ? 4 : 16))
     return std::nullopt;
   // Each warp reads the A rows and B columns of its tile: the split with the
   // fewest operand elements read (M * wn + N * wm per K) among those giving

@@ -530,8 +530,9 @@ public:
     if (!warps)
       return std::nullopt;
     MLIRContext *ctx = op->getContext();
-    // RDNA3 (gfx11, wave32): WMMA, same 16x16x16 tiles and warp split.
-    if (info.wmmaVersion && info.waveSize == 32) {
+    bool f32 = dot.getA().getType().getElementType().isF32();
+    // RDNA3 (gfx11, wave32): WMMA, same 16x16x16 tiles and warp split (16-bit only).
+    if (info.wmmaVersion && info.waveSize == 32 && !f32) {
       auto wmma = mlir::tessera::ttg::AMDWmmaEncodingAttr::get(
           ctx, info.wmmaVersion, {warps->first, warps->second},
           mlir::tessera::ttg::CTALayoutAttr::getDefault(ctx, 2));
@@ -539,10 +540,12 @@ public:
     }
     if (!info.mfmaVersion || info.waveSize != 64)
       return std::nullopt;
+    // fp32 operands: v_mfma_f32_16x16x4f32 (one K per lane and tile).
+    unsigned tileK = f32 ? 4 : 16;
     auto mfma = mlir::tessera::ttg::AMDMfmaEncodingAttr::get(
         ctx, info.mfmaVersion, {warps->first, warps->second},
-        mlir::tessera::ttg::CTALayoutAttr::getDefault(ctx, 2), {16, 16, 16});
-    return TensorCoreLayouts{mfma, 4};
+        mlir::tessera::ttg::CTALayoutAttr::getDefault(ctx, 2), {16, 16, tileK});
+    return TensorCoreLayouts{mfma, tileK / 4};
   }
 
   void populateVendorPatterns(mlir::tessera::TesseraLLVMTypeConverter &typeConverter,

@@ -1,7 +1,9 @@
 //===- AMDLayouts.cpp - #ttg.amd_mfma ------------------------------------------===//
 //
-// amd_mfma, instrShape [16, 16, 16] (v_mfma_f32_16x16x16{f16,bf16}, wave64),
-// as the CDNA ISA documents its operands and results:
+// amd_mfma, instrShape [16, 16, 16] (v_mfma_f32_16x16x16{f16,bf16}, wave64;
+// [16, 16, 4] is v_mfma_f32_16x16x4f32: the same with one K per lane and
+// tile, lane l at K l / 16), as the CDNA ISA documents its operands and
+// results:
 //   C/D (16 x 16): lane l holds column l % 16, rows 4 * (l / 16) + i for its
 //     registers i = 0..3 (register bits: row +1, +2; lane bits: column +1,
 //     +2, +4, +8, then row +4, +8);
@@ -74,8 +76,9 @@ LogicalResult AMDMfmaEncodingAttr::verify(EmitErrorFn emitError, unsigned versio
                        << arrayToString(warpsPerCTA);
   if (failed(verifyPowersOfTwo(emitError, name, "warpsPerCTA", warpsPerCTA)))
     return failure();
-  if (instrShape != ArrayRef<unsigned>{16, 16, 16})
-    return emitError() << name << " supports instrShape [16, 16, 16], but it is "
+  if (instrShape != ArrayRef<unsigned>{16, 16, 16} && instrShape != ArrayRef<unsigned>{16, 16, 4})
+    return emitError() << name << " supports instrShape [16, 16, 16] (16-bit operands) and "
+                          "[16, 16, 4] (fp32), but it is "
                        << arrayToString(instrShape);
   return verifyCTARank(emitError, name, cta, 2);
 }
@@ -118,12 +121,16 @@ SmallVector<unsigned> AMDMfmaEncodingAttr::getCTAOrder() const {
   return SmallVector<unsigned>(getCTALayout().getCTAOrder());
 }
 
+/// K elements per lane and tile of an amd_mfma's operands: a quarter of the
+/// instruction's K (4 of 16 for 16-bit operands, 1 of 4 for fp32).
+static unsigned mfmaKWidth(AMDMfmaEncodingAttr mfma) { return mfma.getInstrShape()[2] / 4; }
+
 LogicalResult AMDMfmaEncodingAttr::verifyDotOperand(function_ref<InFlightDiagnostic()> emitError,
                                                     unsigned opIdx, unsigned kWidth) const {
-  if (kWidth != 4)
-    return emitError() << "#ttg.dot_op with a #ttg.amd_mfma parent needs kWidth = 4 (K elements "
-                          "per lane of a 16x16x16 MFMA), but it is "
-                       << kWidth;
+  if (kWidth != mfmaKWidth(*this))
+    return emitError() << "#ttg.dot_op with a #ttg.amd_mfma parent of instrShape "
+                       << arrayToString(getInstrShape()) << " needs kWidth = " << mfmaKWidth(*this)
+                       << " (K elements per lane of the instruction), but it is " << kWidth;
   return success();
 }
 
@@ -142,20 +149,28 @@ std::optional<LinearLayout> AMDMfmaEncodingAttr::toLinearLayout(ArrayRef<int64_t
 std::optional<LinearLayout>
 AMDMfmaEncodingAttr::toDotOperandLinearLayout(ArrayRef<int64_t> shape, unsigned opIdx,
                                               unsigned kWidth) const {
-  if (shape.size() != 2 || kWidth != 4)
+  int32_t k = int32_t(mfmaKWidth(*this));
+  if (shape.size() != 2 || int32_t(kWidth) != k)
     return std::nullopt;
   unsigned wm = getWarpsPerCTA()[0], wn = getWarpsPerCTA()[1];
   if (!isPow2(wm) || !isPow2(wn))
     return std::nullopt;
+  // Registers walk K within the lane's k elements; lanes: 16 rows (columns)
+  // then K + k, + 2k. One tile spans 4k of K.
+  std::vector<LinearLayout::BasisVec> regsA, regsB;
+  for (int32_t i = 1; i < k; i *= 2) {
+    regsA.push_back({0, i});
+    regsB.push_back({i, 0});
+  }
   if (opIdx == 0)
-    return fitTile2D({{"register", {{0, 1}, {0, 2}}},
-                      {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 4}, {0, 8}}},
+    return fitTile2D({{"register", regsA},
+                      {"lane", {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, k}, {0, 2 * k}}},
                       {"warp", warpBases(getWarpsPerCTA(), true, false)}},
-                     16 * wm, 16, shape);
-  return fitTile2D({{"register", {{1, 0}, {2, 0}}},
-                    {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {4, 0}, {8, 0}}},
+                     16 * wm, 4 * k, shape);
+  return fitTile2D({{"register", regsB},
+                    {"lane", {{0, 1}, {0, 2}, {0, 4}, {0, 8}, {k, 0}, {2 * k, 0}}},
                     {"warp", warpBases(getWarpsPerCTA(), false, true)}},
-                   16, 16 * wn, shape);
+                   4 * k, 16 * wn, shape);
 }
 
 //===----------------------------------------------------------------------===//

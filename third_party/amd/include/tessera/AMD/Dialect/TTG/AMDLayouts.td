@@ -20,14 +20,15 @@ def TTG_AMDMfmaEncodingAttr : TTG_Attr<"AMDMfmaEncoding", "amd_mfma", [
   let summary = "the accumulator layout of AMD CDNA matrix-core (MFMA) instructions";
   let description = [{
     The accumulator of `v_mfma_f32_16x16x16{f16,bf16}` (`instrShape = [16,
-    16, 16]`, CDNA2 gfx90a and CDNA3 gfx94x; `version` 2 or 3) on
+    16, 16]`) or `v_mfma_f32_16x16x4f32` (`[16, 16, 4]`), CDNA2 gfx90a and
+    CDNA3 gfx94x (`version` 2 or 3), on
     wavefronts of 64 lanes: lane l holds column l % 16 and rows
     4 * (l / 16) .. + 3 of each 16 x 16 tile (registers: row +1, +2).
     `warpsPerCTA` (rank 2, powers of two) tiles N first, then M.
 
-    Its `#ttg.dot_op` children need `kWidth = 4` (4 K elements per lane and
-    tile: A lane l holds row l % 16, K 4 * (l / 16) .. + 3; B lane l column
-    l % 16, the same K).
+    Its `#ttg.dot_op` children need `kWidth` = instrShape[2] / 4 (K elements
+    per lane and tile: for 16x16x16, A lane l holds row l % 16, K 4 * (l /
+    16) .. + 3, B lane l column l % 16, the same K; for 16x16x4 one K, l / 16).
 
     ```mlir
     #mfma = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 16]}>
