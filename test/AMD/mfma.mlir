@@ -51,3 +51,19 @@ tt.func public @dot_f32(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>, %c: tensor
   %d = tt.dot %a, %b, %c : tensor<32x32xf32> * tensor<32x32xf32> -> tensor<32x32xf32>
   tt.return %d : tensor<32x32xf32>
 }
+
+// -----
+
+// int8 operands with an i32 accumulator: v_mfma_i32_16x16x32_i8 on CDNA3
+// (instrShape [16, 16, 32], kWidth 8: 8 K elements per lane, packed in an
+// i64), 2 steps of 32 along K = 64. (RDNA3: FMA units.)
+// ACCEL-LABEL: tt.func public @dot_i8
+// ACCEL: tt.dot {{.*}} : tensor<32x64xi8, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 32]}>, kWidth = 8}>>
+// LLVM-LABEL: llvm.func @dot_i8
+// LLVM-COUNT-2: rocdl.mfma.i32.16x16x32.i8 {{.*}} : (i64, i64, vector<4xi32>, i32, i32, i32) -> vector<4xi32>
+// RDNA-LABEL: llvm.func @dot_i8
+// RDNA-NOT: rocdl.wmma
+tt.func public @dot_i8(%a: tensor<32x64xi8>, %b: tensor<64x32xi8>, %c: tensor<32x32xi32>) -> tensor<32x32xi32> {
+  %d = tt.dot %a, %b, %c : tensor<32x64xi8> * tensor<64x32xi8> -> tensor<32x32xi32>
+  tt.return %d : tensor<32x32xi32>
+}

@@ -195,6 +195,32 @@ TEST_F(MfmaLayouts, Fp32OperandsMatchIsaTables) {
   }
 }
 
+/// v_mfma_i32_16x16x32_i8 (CDNA3): A[i][k] in lane i + 16 * (k / 8), element
+/// k % 8; B[k][j] in lane j + 16 * (k / 8).
+TEST_F(MfmaLayouts, Int8OperandsMatchIsaTables) {
+  auto enc = ttg::AMDMfmaEncodingAttr::get(&ctx, 3, {2, 2}, ttg::CTALayoutAttr::getDefault(&ctx, 2), {16, 16, 32});
+  for (unsigned opIdx : {0u, 1u}) {
+    int64_t R = opIdx ? 64 : 32, C = opIdx ? 32 : 64;
+    auto type = RankedTensorType::get({R, C}, IntegerType::get(&ctx, 8),
+                                      ttg::DotOperandEncodingAttr::get(&ctx, opIdx, enc, 8));
+    ASSERT_TRUE(supportsLinearLayout(type));
+    Owned model;
+    for (int warp = 0; warp < 4; ++warp) {
+      int64_t wnIdx = warp % 2, wmIdx = warp / 2;
+      int64_t tileR = opIdx ? 32 : 32, tileC = opIdx ? 32 : 32;
+      int64_t offR = opIdx ? 0 : 16 * wmIdx, offC = opIdx ? 16 * wnIdx : 0;
+      for (int lane = 0; lane < 64; ++lane)
+        for (int e = 0; e < 8; ++e) {
+          Coords t = opIdx ? Coords{8 * (lane / 16) + e, lane % 16} : Coords{lane % 16, 8 * (lane / 16) + e};
+          for (int64_t rr = 0; rr < R / tileR; ++rr)
+            for (int64_t cc = 0; cc < C / tileC; ++cc)
+              model[{lane, warp}].insert({(rr * tileR + offR + t[0]) % R, (cc * tileC + offC + t[1]) % C});
+        }
+    }
+    EXPECT_EQ(fromLinearLayout(toLinearLayout(type)), model) << "op " << opIdx;
+  }
+}
+
 TEST_F(MfmaLayouts, VerifierRejectsWhatMfmaDoesNotRun) {
   auto err = [&] { return emitError(UnknownLoc::get(&ctx)); };
   auto cta = ttg::CTALayoutAttr::getDefault(&ctx, 2);

@@ -43,11 +43,13 @@ bool inMfmaLayouts(tt::DotOp op) {
   if (!mfma || !a || !b)
     return false;
   unsigned kWidth = mfma.getInstrShape()[2] / 4;
-  bool types = kWidth == 1 ? elt.isF32() : (elt.isF16() || elt.isBF16());
+  Type acc = op.getC().getType().getElementType();
+  bool types = elt.isInteger(8) ? acc.isInteger(32) && (kWidth == 4 || kWidth == 8)
+               : kWidth == 1    ? elt.isF32() && acc.isF32()
+                                : (elt.isF16() || elt.isBF16()) && kWidth == 4 && acc.isF32();
   return a.getParent() == mfma && b.getParent() == mfma && a.getKWidth() == kWidth &&
-         b.getKWidth() == kWidth && op.getType().getEncoding() == mfma &&
-         op.getC().getType().getElementType().isF32() && types && bT.getElementType() == elt &&
-         aT.getDimSize(1) % mfma.getInstrShape()[2] == 0;
+         b.getKWidth() == kWidth && op.getType().getEncoding() == mfma && types &&
+         bT.getElementType() == elt && aT.getDimSize(1) % mfma.getInstrShape()[2] == 0;
 }
 
 struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
@@ -90,11 +92,17 @@ struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
       regs[c[0] % 4] = r;
     }
 
-    Type f32 = rewriter.getF32Type();
-    auto accTy = VectorType::get(4, f32);
+    bool int8 = aT.getElementType().isInteger(8);
+    auto accTy = VectorType::get(4, int8 ? Type(rewriter.getI32Type()) : Type(rewriter.getF32Type()));
     // bf16 operands go to the intrinsic as 16-bit integers.
     Type opElt = bf16 ? Type(rewriter.getI16Type()) : tc.convertElementType(aT.getElementType());
     auto opTy = VectorType::get(kWidth, opElt);
+    // int8 operands go packed: 4 in an i32 (16x16x16i8), 8 in an i64 (16x16x32_i8).
+    auto packed = [&](Value v) -> Value {
+      if (!int8)
+        return v;
+      return LLVM::BitcastOp::create(rewriter, loc, rewriter.getIntegerType(8 * kWidth), v);
+    };
     auto vec = [&](ArrayRef<Value> vals, VectorType ty) -> Value {
       if (ty.getNumElements() == 1) // fp32: one scalar per lane
         return vals[0];
@@ -120,8 +128,13 @@ struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
         if (bIt == bTiles.end() || llvm::any_of(aFrag, [](Value v) { return !v; }) ||
             llvm::any_of(bIt->second, [](Value v) { return !v; }))
           return op.emitOpError("internal error: an MFMA operand fragment is missing");
-        SmallVector<Value> args{vec(aFrag, opTy), vec(bIt->second, opTy), d, zero, zero, zero};
-        if (kWidth == 1)
+        SmallVector<Value> args{packed(vec(aFrag, opTy)), packed(vec(bIt->second, opTy)), d, zero, zero,
+                                zero};
+        if (int8 && kWidth == 8)
+          d = ROCDL::mfma_i32_16x16x32_i8::create(rewriter, loc, accTy, args).getResult();
+        else if (int8)
+          d = ROCDL::mfma_i32_16x16x16i8::create(rewriter, loc, accTy, args).getResult();
+        else if (kWidth == 1)
           d = ROCDL::mfma_f32_16x16x4f32::create(rewriter, loc, accTy, args).getResult();
         else if (bf16)
           d = ROCDL::mfma_f32_16x16x16bf16_1k::create(rewriter, loc, accTy, args).getResult();
@@ -235,13 +248,15 @@ namespace tessera::amd {
 
 std::optional<std::pair<unsigned, unsigned>> getMfmaWarps(RankedTensorType aT, RankedTensorType bT,
                                                           RankedTensorType cT, int numWarps) {
-  if (aT.getRank() != 2 || !cT.getElementType().isF32() || numWarps < 1)
+  if (aT.getRank() != 2 || numWarps < 1)
+    return std::nullopt;
+  if (!(aT.getElementType().isInteger(8) ? cT.getElementType().isInteger(32) : cT.getElementType().isF32()))
     return std::nullopt;
   Type elt = aT.getElementType();
-  if (!(elt.isF16() || elt.isBF16() || elt.isF32()) || bT.getElementType() != elt)
+  if (!(elt.isF16() || elt.isBF16() || elt.isF32() || elt.isInteger(8)) || bT.getElementType() != elt)
     return std::nullopt;
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-  if (M % 16 || N % 16 || K % (elt.isF32() ? 4 : 16))
+  if (M % 16 || N % 16 || K % (elt.isF32() ? 4 : elt.isInteger(8) ? 32 : 16))
     return std::nullopt;
   // Each warp reads the A rows and B columns of its tile: the split with the
   // fewest operand elements read (M * wn + N * wm per K) among those giving

@@ -531,8 +531,9 @@ public:
       return std::nullopt;
     MLIRContext *ctx = op->getContext();
     bool f32 = dot.getA().getType().getElementType().isF32();
+    bool int8 = dot.getA().getType().getElementType().isInteger(8);
     // RDNA3 (gfx11, wave32): WMMA, same 16x16x16 tiles and warp split (16-bit only).
-    if (info.wmmaVersion && info.waveSize == 32 && !f32) {
+    if (info.wmmaVersion && info.waveSize == 32 && !f32 && !int8) {
       auto wmma = mlir::tessera::ttg::AMDWmmaEncodingAttr::get(
           ctx, info.wmmaVersion, {warps->first, warps->second},
           mlir::tessera::ttg::CTALayoutAttr::getDefault(ctx, 2));
@@ -540,8 +541,9 @@ public:
     }
     if (!info.mfmaVersion || info.waveSize != 64)
       return std::nullopt;
-    // fp32 operands: v_mfma_f32_16x16x4f32 (one K per lane and tile).
-    unsigned tileK = f32 ? 4 : 16;
+    // fp32 operands: v_mfma_f32_16x16x4f32 (one K per lane and tile); int8:
+    // v_mfma_i32_16x16x16i8 on CDNA2, v_mfma_i32_16x16x32_i8 on CDNA3.
+    unsigned tileK = f32 ? 4 : int8 ? (info.mfmaVersion == 3 ? 32 : 16) : 16;
     auto mfma = mlir::tessera::ttg::AMDMfmaEncodingAttr::get(
         ctx, info.mfmaVersion, {warps->first, warps->second},
         mlir::tessera::ttg::CTALayoutAttr::getDefault(ctx, 2), {16, 16, tileK});

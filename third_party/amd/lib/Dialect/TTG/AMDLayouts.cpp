@@ -76,9 +76,10 @@ LogicalResult AMDMfmaEncodingAttr::verify(EmitErrorFn emitError, unsigned versio
                        << arrayToString(warpsPerCTA);
   if (failed(verifyPowersOfTwo(emitError, name, "warpsPerCTA", warpsPerCTA)))
     return failure();
-  if (instrShape != ArrayRef<unsigned>{16, 16, 16} && instrShape != ArrayRef<unsigned>{16, 16, 4})
-    return emitError() << name << " supports instrShape [16, 16, 16] (16-bit operands) and "
-                          "[16, 16, 4] (fp32), but it is "
+  if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] != 16 ||
+      !llvm::is_contained({4u, 16u, 32u}, instrShape[2]))
+    return emitError() << name << " supports instrShape [16, 16, K] with K 4 (fp32), 16 (16-bit "
+                          "operands, int8 on CDNA2) or 32 (int8 on CDNA3), but it is "
                        << arrayToString(instrShape);
   return verifyCTARank(emitError, name, cta, 2);
 }
