@@ -3,6 +3,7 @@ process ("hip:gfx942", "hip:gfx90a", "hip:gfx1100"), loaded and launched through
 (tessera._C.hip, libamdhip64 opened with dlopen). The launch path is untested on hardware: no AMD
 GPU is reachable where Tessera is developed."""
 
+import dataclasses
 import re
 import struct
 
@@ -130,6 +131,8 @@ def _native_compile(src, start, name, arch, options):
         keep.insert(0, "ttgir")
     stages.append(("llvm", llvm_pipeline(vectorize_enabled())))
     native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
+    if getattr(options, "waves_per_eu", 0):
+        native_options["waves-per-eu"] = str(options.waves_per_eu)
     libs = base.extern_libraries(src)
     if libs:
         native_options["extern-libs"] = "\n".join(libs)
@@ -179,11 +182,26 @@ class LoadedKernel:
             raise HipError(status, f"launching {self.meta['name']}")
 
 
+@dataclasses.dataclass(frozen=True)
+class AmdOptions(base.Options):
+    """The hip backend's options: the base ones, and `waves_per_eu` (0: the compiler's choice; N:
+    ask LLVM for at least N wavefronts per execution unit, trading registers for occupancy --
+    the kernel attribute amdgpu-waves-per-eu, as Triton's option of the same name)."""
+
+    waves_per_eu: int = 0
+
+    def validate(self):
+        super().validate()
+        self.check("waves_per_eu", lambda v: isinstance(v, int) and not isinstance(v, bool), "an int")
+        self.check("waves_per_eu", lambda v: 0 <= v <= 10, "in 0..10", ValueError)
+
+
 class AmdBackend(base.Backend):
     """HIP targets ("hip:gfx942"): compiled in process to AMDGCN assembly and a code object
     (LLVM's AMDGPU target, the ROCm device libraries, ld.lld). Launching is not written yet."""
 
     name = TARGET_PREFIX
+    Options = AmdOptions
     specialization = Specialization("hip", [Divisibility((16,)), EqualsOne(), PointerRange(32), NonNegative()])
 
     def parse_arch(self, arch):
@@ -244,4 +262,4 @@ class AmdBackend(base.Backend):
                        f"launching {kernel_name}")
 
 
-__all__ = ["AmdBackend", "HipError", "kernarg_types", "kernel_resources", "pack_kernargs", "wave_size"]
+__all__ = ["AmdBackend", "AmdOptions", "HipError", "kernarg_types", "kernel_resources", "pack_kernargs", "wave_size"]

@@ -288,3 +288,18 @@ def test_range32_applies_to_pointers_only():
     with pytest.raises(ValueError, match="'range32' applies to pointers"):
         tessera.compile(masked_add, signature={"x": "*fp32", "y": "*fp32", "z": "*fp32", "n": "i32:range32"},
                         constexprs={"BLOCK": 64}, target="hip:gfx942")
+
+
+def test_waves_per_eu_option():
+    # attention needs ~190 VGPRs; asking for 4 waves per EU caps it at 128 (512 / 4)
+    sig = {"Q": "*fp16:16", "K": "*fp16:16", "V": "*fp16:16", "O": "*fp16:16", "scale": "fp32", "N_CTX": "i32:16"}
+    consts = {"D": 64, "BM": 64, "BN": 64}
+    free = tessera.compile(attention, signature=sig, constexprs=consts, target="hip:gfx942")
+    capped = tessera.compile(attention, signature=sig, constexprs=consts, target="hip:gfx942", waves_per_eu=4)
+    assert free.metadata["amdgpu_vgprs"] > 128 >= capped.metadata["amdgpu_vgprs"]
+    with pytest.raises(ValueError, match="waves_per_eu=11 is not valid: it must be in 0..10"):
+        tessera.compile(exp_kernel, signature={"x": "*fp32:16"}, constexprs={"BLOCK": 64}, target="hip:gfx942",
+                        waves_per_eu=11)
+    with pytest.raises(TypeError, match="unknown option"):
+        tessera.compile(exp_kernel, signature={"x": "*fp32:16"}, constexprs={"BLOCK": 64}, target="cuda:90",
+                        waves_per_eu=2)

@@ -5,7 +5,8 @@
 // Artifacts: "amdgcn" (assembly) and "hsaco" (the code object: LLVM's AMDGPU
 // target and lld, in process; the ROCm device libraries linked when the
 // module calls them).
-// Options: "enable-fp-fusion" ("0"/"1", default 1), "device-libs" (the
+// Options: "enable-fp-fusion" ("0"/"1", default 1), "waves-per-eu" (0..10,
+// 0: LLVM's choice), "device-libs" (the
 // directory of ocml.bc; default: searched), "extern-libs" (paths, one per line).
 //
 //===----------------------------------------------------------------------===//
@@ -57,6 +58,8 @@ public:
     for (auto &[name, value] : options) {
       if (name == "enable-fp-fusion" && (value == "0" || value == "1")) {
         hsaco.enableFPFusion = value == "1";
+      } else if (name == "waves-per-eu" && !llvm::StringRef(value).getAsInteger(10, hsaco.wavesPerEU) &&
+                 hsaco.wavesPerEU >= 0 && hsaco.wavesPerEU <= 10) {
       } else if (name == "device-libs") {
         hsaco.deviceLibs = value;
       } else if (name == "extern-libs") {
@@ -66,7 +69,7 @@ public:
           hsaco.externLibraries.push_back(p.str());
       } else {
         error = "invalid option " + name + "='" + value +
-                "' for the hip backend (enable-fp-fusion=0|1, device-libs=<directory>, "
+                "' for the hip backend (enable-fp-fusion=0|1, waves-per-eu=0..10, device-libs=<directory>, "
                 "extern-libs=<paths, one per line>)";
         return false;
       }

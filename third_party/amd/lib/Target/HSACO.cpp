@@ -242,6 +242,10 @@ bool tessera::amd::translateToHSACO(Module &m, const HSACOOptions &options, std:
     return false;
   m.setTargetTriple(Triple(kTriple));
   m.setDataLayout(tm->createDataLayout());
+  if (options.wavesPerEU > 0)
+    for (Function &f : m)
+      if (f.getCallingConv() == CallingConv::AMDGPU_KERNEL)
+        f.addFnAttr("amdgpu-waves-per-eu", std::to_string(options.wavesPerEU));
   // Code object version 5 (what the oclc ABI library linked below assumes).
   if (!m.getModuleFlag("amdhsa_code_object_version"))
     m.addModuleFlag(Module::Error, "amdhsa_code_object_version", 500);

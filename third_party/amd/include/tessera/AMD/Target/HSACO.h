@@ -15,6 +15,7 @@ namespace tessera::amd {
 struct HSACOOptions {
   std::string arch;               // "gfx942"
   bool enableFPFusion = true;
+  int wavesPerEU = 0;             // amdgpu-waves-per-eu minimum on the kernels (0: none)
   std::string deviceLibs;         // a directory holding ocml.bc, ockl.bc, oclc_*.bc ("": searched)
   std::vector<std::string> externLibraries; // users' bitcode (tl.extern_elementwise)
 };
