@@ -15,6 +15,7 @@ import tessera.language as tl  # noqa: E402
 from tessera.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
 from ..unit.compiler.test_tma_compile import carried_matmul, desc_add_one, device_copy  # noqa: E402
+from ..unit.compiler.test_tma_compile import device_matmul as device_desc_matmul  # noqa: E402
 from ..unit.language.test_tensor_descriptor import load_2d, ref_store, ref_tile, store_2d  # noqa: E402
 from . import gpu_marks  # noqa: E402
 
@@ -131,18 +132,6 @@ def desc_matmul(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.conste
         a = a_desc.load([pm * BM, k * BK])
         b = b_desc.load([k * BK, pn * BN])
         acc = tl.dot(a, b, acc)
-    c_desc.store([pm * BM, pn * BN], acc.to(tl.float16))
-
-
-@tessera.jit
-def device_desc_matmul(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    a_desc = tl.make_tensor_descriptor(a, [M, K], [K, 1], [BM, BK])
-    b_desc = tl.make_tensor_descriptor(b, [K, N], [N, 1], [BK, BN])
-    c_desc = tl.make_tensor_descriptor(c, [M, N], [N, 1], [BM, BN])
-    pm, pn = tl.program_id(0), tl.program_id(1)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BK)):
-        acc = tl.dot(a_desc.load([pm * BM, k * BK]), b_desc.load([k * BK, pn * BN]), acc)
     c_desc.store([pm * BM, pn * BN], acc.to(tl.float16))
 
 
