@@ -5,7 +5,8 @@ with language tensors whose handles are numpy arrays; Python control flow works 
 values are concrete. Memory accesses go through a bounds-checked model of the argument
 tensors (memory.py); an unmasked access outside them raises OutOfBoundsError naming the
 kernel source line, the program id and the argument. Instrumentation clients (hooks.py,
-clients.py) observe loads, stores, atomics, dots, reductions and scans.
+clients.py) observe loads, stores, atomics, dots, reductions, scans, calls of @jit functions and
+control flow (if/while decisions, for iterations).
 """
 
 import operator
@@ -16,15 +17,15 @@ from ..language import core
 from . import hooks, numerics, source
 from .assign import interpreted_function
 from .builder import BlockPtr, InterpreterBuilder, register_extern
-from .hooks import (AtomicRecord, Client, DotRecord, KernelRecord, LoadRecord, ReduceRecord, ScanRecord,
-                    StoreRecord, add_client, observe, remove_client)
+from .hooks import (AtomicRecord, BranchRecord, CallRecord, Client, DotRecord, KernelRecord, LoadRecord,
+                    ReduceRecord, ScanRecord, StoreRecord, add_client, observe, remove_client)
 from .memory import Memory, OutOfBoundsError
 
 __all__ = [
     "run_kernel", "OutOfBoundsError", "InterpreterBuilder", "BlockPtr", "Memory", "observe", "add_client",
     "register_extern",
     "remove_client", "Client", "LoadRecord", "StoreRecord", "AtomicRecord", "DotRecord", "ReduceRecord",
-    "ScanRecord", "KernelRecord",
+    "ScanRecord", "KernelRecord", "CallRecord", "BranchRecord",
 ]
 
 

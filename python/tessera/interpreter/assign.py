@@ -1,17 +1,81 @@
 """Plain assignments in interpreted kernels behave as in compiled ones (and in Triton): a Python
 number assigned to a variable becomes a scalar tensor (`v = 1; v.dtype`, `acc = 0;
 acc = acc.to(tl.int64)`). The interpreter runs kernels as Python, so each @jit function is run
-from a copy whose assignments pass their value through `semantic.assigned`, as the compiler does."""
+from a copy whose assignments pass their value through `semantic.assigned`, as the compiler does.
+
+The copy also reports its control flow to attached clients (hooks.BranchRecord): each `if` and
+`while` test goes through `_branch`, and each iteration of a `for` loop through `_loop`."""
 
 import ast
 import copy
 
-from ..language import semantic
+from ..language import core, semantic
+from . import hooks
 
 _HELPER = "__tessera_assigned__"
+_BRANCH = "__tessera_branch__"
+_LOOP = "__tessera_loop__"
+_LOOP_ENTER = "__tessera_loop_enter__"
+
+_iterations = {}  # loop id -> iterations since the loop was entered
+
+
+def _where(lineno, filename):
+    b = getattr(core._state, "builder", None)
+    return (getattr(b, "kernel_name", "?"), tuple(getattr(b, "pid", (0, 0, 0))), filename, lineno)
+
+
+def _branch(cond, kind, lineno, filename):
+    """The truth of an `if`/`while` test, reported to the clients."""
+    taken = bool(cond)
+    if hooks.active():
+        hooks.emit(hooks.BranchRecord(*_where(lineno, filename), kind, taken))
+    return taken
+
+
+def _loop_enter(loop_id):
+    _iterations[loop_id] = 0
+
+
+def _loop(loop_id, lineno, filename):
+    """An iteration of a `for` loop starts."""
+    i = _iterations.get(loop_id, 0)
+    _iterations[loop_id] = i + 1
+    if hooks.active():
+        hooks.emit(hooks.BranchRecord(*_where(lineno, filename), "for", True, i))
 
 
 class _WrapAssignments(ast.NodeTransformer):
+    def __init__(self, filename):
+        self.filename = filename
+        self.loops = 0
+
+    def _call(self, name, args):
+        return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=args, keywords=[])
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        node.test = ast.copy_location(self._call(_BRANCH, [node.test, ast.Constant("if"), ast.Constant(node.lineno),
+                                                           ast.Constant(self.filename)]), node.test)
+        return node
+
+    def visit_While(self, node):
+        self.generic_visit(node)
+        node.test = ast.copy_location(self._call(_BRANCH, [node.test, ast.Constant("while"),
+                                                           ast.Constant(node.lineno), ast.Constant(self.filename)]),
+                                      node.test)
+        return node
+
+    def visit_For(self, node):
+        self.generic_visit(node)
+        self.loops += 1
+        loop_id = f"{self.filename}:{node.lineno}:{self.loops}"
+        tick = ast.copy_location(ast.Expr(self._call(_LOOP, [ast.Constant(loop_id), ast.Constant(node.lineno),
+                                                              ast.Constant(self.filename)])), node)
+        node.body.insert(0, tick)
+        enter = ast.copy_location(ast.Expr(self._call(_LOOP_ENTER, [ast.Constant(loop_id)])), node)
+        return [enter, node]
+
     def _wrap(self, value):
         return ast.copy_location(ast.Call(func=ast.Name(id=_HELPER, ctx=ast.Load()), args=[value],
                                           keywords=[]), value)
@@ -51,10 +115,11 @@ def interpreted_function(jit_fn):
             fdef = None
         if fdef is not None:
             # A copy of the parsed (line-numbered) tree: errors keep the user's lines.
-            fdef = _WrapAssignments().visit(copy.deepcopy(fdef))
+            fdef = _WrapAssignments(jit_fn.filename).visit(copy.deepcopy(fdef))
             fdef.decorator_list = []
             maker = ast.FunctionDef(name="__tessera_make__", args=ast.arguments(
-                posonlyargs=[], args=[ast.arg(arg=_HELPER)], kwonlyargs=[], kw_defaults=[], defaults=[]),
+                posonlyargs=[], args=[ast.arg(arg=a) for a in (_HELPER, _BRANCH, _LOOP, _LOOP_ENTER)],
+                kwonlyargs=[], kw_defaults=[], defaults=[]),
                 body=[fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))], decorator_list=[],
                 returns=None)
             if "type_params" in ast.FunctionDef._fields:  # Python 3.12+
@@ -63,7 +128,7 @@ def interpreted_function(jit_fn):
             ast.fix_missing_locations(module)
             namespace = {}
             exec(compile(module, jit_fn.filename, "exec"), fn.__globals__, namespace)
-            result = namespace["__tessera_make__"](semantic.assigned)
+            result = namespace["__tessera_make__"](semantic.assigned, _branch, _loop, _loop_enter)
             result.__defaults__ = fn.__defaults__
             result.__kwdefaults__ = fn.__kwdefaults__
     jit_fn._interpreted = (jit_fn._src, result)

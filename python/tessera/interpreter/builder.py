@@ -198,7 +198,13 @@ class InterpreterBuilder(BuilderProtocol):
     def call_jit_function(self, jit_fn, args, kwargs):
         fn = interpreted_function(jit_fn)
         source.register_code(fn.__code__)
-        return fn(*args, **kwargs)
+        if not hooks.active():
+            return fn(*args, **kwargs)
+        filename, lineno = source.user_location()
+        hooks.emit(hooks.CallRecord(self.kernel_name, self.pid, filename, lineno, jit_fn.__name__))
+        out = fn(*args, **kwargs)
+        hooks.emit(hooks.CallRecord(self.kernel_name, self.pid, filename, lineno, jit_fn.__name__, True))
+        return out
 
     # ------------------------------------------------------------ constants and program ids
     def constant(self, value, ret_ty):

@@ -3,7 +3,8 @@
 import os
 from collections import Counter, OrderedDict
 
-from .hooks import AtomicRecord, Client, DotRecord, LoadRecord, ReduceRecord, ScanRecord, StoreRecord
+from .hooks import (AtomicRecord, BranchRecord, CallRecord, Client, DotRecord, LoadRecord, ReduceRecord, ScanRecord,
+                    StoreRecord)
 
 
 class Tracer(Client):
@@ -19,14 +20,14 @@ class Tracer(Client):
     def on_load(self, rec):
         self.records.append(rec)
 
-    on_store = on_atomic = on_dot = on_reduce = on_scan = on_load
+    on_store = on_atomic = on_dot = on_reduce = on_scan = on_call = on_branch = on_load
 
     def of_type(self, cls):
         return [r for r in self.records if type(r) is cls]
 
     def summary(self):
         names = {LoadRecord: "load", StoreRecord: "store", AtomicRecord: "atomic", DotRecord: "dot",
-                 ReduceRecord: "reduce", ScanRecord: "scan"}
+                 ReduceRecord: "reduce", ScanRecord: "scan", CallRecord: "call", BranchRecord: "branch"}
         counts = Counter(names[type(r)] for r in self.records)
         moved = Counter()
         for r in self.records:
@@ -35,7 +36,7 @@ class Tracer(Client):
         lines = []
         for k in self.kernels:
             lines.append(f"kernel {k.kernel} grid={k.grid}")
-        for name in ("load", "store", "atomic", "dot", "reduce", "scan"):
+        for name in ("load", "store", "atomic", "dot", "reduce", "scan", "call", "branch"):
             if counts[name]:
                 extra = f", {moved[name]} bytes" if name in moved else ""
                 lines.append(f"  {name}: {counts[name]} ops{extra}")

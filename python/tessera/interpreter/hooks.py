@@ -94,6 +94,24 @@ class ScanRecord(_Base):
 
 
 @dataclass
+class CallRecord(_Base):
+    """A call of a @jit function from kernel code (`lineno`: the call's line); `returned` is False
+    when it starts and True when it has returned."""
+    callee: str
+    returned: bool = False
+
+
+@dataclass
+class BranchRecord(_Base):
+    """A decision of kernel control flow at `lineno`: kind "if" (taken: the then-branch runs),
+    "while" (taken: another iteration runs) or "for" (an iteration starts; `iteration` counts
+    from 0 per entry into the loop)."""
+    kind: str
+    taken: bool
+    iteration: int = 0
+
+
+@dataclass
 class KernelRecord:
     kernel: str
     grid: Tuple[int, int, int]
@@ -126,6 +144,12 @@ class Client:
         pass
 
     def on_reduce(self, rec: ReduceRecord):
+        pass
+
+    def on_call(self, rec: CallRecord):
+        pass
+
+    def on_branch(self, rec: BranchRecord):
         pass
 
     def on_scan(self, rec: ScanRecord):
@@ -181,7 +205,7 @@ def observe(*cls):
 
 _METHOD = {
     LoadRecord: "on_load", StoreRecord: "on_store", AtomicRecord: "on_atomic", DotRecord: "on_dot",
-    ReduceRecord: "on_reduce", ScanRecord: "on_scan",
+    ReduceRecord: "on_reduce", ScanRecord: "on_scan", CallRecord: "on_call", BranchRecord: "on_branch",
 }
 
 
