@@ -137,7 +137,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %r1 = arith.remsi %off, %c8 : i32
     %g1 = arith.cmpi eq, %r1, %c0 : i32
     %v1 = scf.if %g1 -> (tensor<64x64xf16, #blocked>) {
-      %t = tt.descriptor_load %in[%c0, %off] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %t = tt.descriptor_load %in[%c0, %off] {tt.tma_guarded} : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
       scf.yield %t : tensor<64x64xf16, #blocked>
     } else {
       scf.yield %fallback : tensor<64x64xf16, #blocked>
@@ -145,7 +145,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %r2 = arith.remsi %div16, %c8 : i32
     %g2 = arith.cmpi eq, %r2, %c0 : i32
     %v2 = scf.if %g2 -> (tensor<64x64xf16, #blocked>) {
-      %t = tt.descriptor_load %in[%c0, %div16] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %t = tt.descriptor_load %in[%c0, %div16] {tt.tma_guarded} : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
       scf.yield %t : tensor<64x64xf16, #blocked>
     } else {
       scf.yield %fallback : tensor<64x64xf16, #blocked>
@@ -156,7 +156,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %r3 = arith.remsi %any, %c8 : i32
     %g3 = arith.cmpi eq, %r3, %c0 : i32
     %v3 = scf.if %g3 -> (tensor<64x64xf16, #blocked>) {
-      %t = tt.descriptor_load %in[%c0, %any] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %t = tt.descriptor_load %in[%c0, %any] {tt.tma_guarded} : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
       scf.yield %t : tensor<64x64xf16, #blocked>
     } else {
       scf.yield %fallback : tensor<64x64xf16, #blocked>
@@ -335,7 +335,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
       %go = arith.cmpi eq, %ro, %c0 : i32
       %g = arith.andi %valid, %go : i1
       %t = scf.if %g -> (tensor<64x64xf16, #blocked>) {
-        %l = tt.descriptor_load %d[%c0, %off] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+        %l = tt.descriptor_load %d[%c0, %off] {tt.tma_guarded} : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
         scf.yield %l : tensor<64x64xf16, #blocked>
       } else {
         %p = tt.splat %base : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
@@ -370,7 +370,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
       %go = arith.cmpi eq, %ro, %c0 : i32
       %g = arith.andi %mpos, %go : i1
       %t = scf.if %g -> (tensor<64x64xf16, #blocked>) {
-        %l = tt.descriptor_load %d[%c0, %k] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+        %l = tt.descriptor_load %d[%c0, %k] {tt.tma_guarded} : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
         scf.yield %l : tensor<64x64xf16, #blocked>
       } else {
         scf.yield %acc : tensor<64x64xf16, #blocked>
@@ -397,7 +397,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     // CHECK: ttng.async_tma_copy_local_to_global %arg0[%{{.*}}, %{{.*}}]
     %g1 = arith.cmpi sge, %off, %c0 : i32
     scf.if %g1 {
-      tt.descriptor_store %out[%off, %off], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+      tt.descriptor_store %out[%off, %off], %v {tt.tma_guarded} : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
     } else {
       %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
       tt.store %ps, %v : tensor<64x64x!tt.ptr<f16>, #blocked>
@@ -406,7 +406,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     // CHECK: scf.if %[[G]]
     %g2 = arith.cmpi sge, %any, %c0 : i32
     scf.if %g2 {
-      tt.descriptor_store %out[%any, %any], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+      tt.descriptor_store %out[%any, %any], %v {tt.tma_guarded} : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
     } else {
       %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
       tt.store %ps, %v : tensor<64x64x!tt.ptr<f16>, #blocked>
@@ -435,14 +435,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     // CHECK: ttng.async_tma_copy_global_to_local %arg0
     // CHECK: ttng.async_tma_copy_local_to_global %arg1
     %v = scf.if %g -> (tensor<64x64xf16, #blocked>) {
-      %t = tt.descriptor_load %in[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %t = tt.descriptor_load %in[%c0, %c0] {tt.tma_guarded} : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
       scf.yield %t : tensor<64x64xf16, #blocked>
     } else {
       %t = tt.load %ps : tensor<64x64x!tt.ptr<f16>, #blocked>
       scf.yield %t : tensor<64x64xf16, #blocked>
     }
     scf.if %g {
-      tt.descriptor_store %out[%c0, %c0], %v : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+      tt.descriptor_store %out[%c0, %c0], %v {tt.tma_guarded} : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
     } else {
       tt.store %ps, %v : tensor<64x64x!tt.ptr<f16>, #blocked>
     }
@@ -451,7 +451,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     // POLICY: tt.dot
     // POLICY: ttng.async_tma_copy_local_to_global %arg1
     %a = scf.if %g -> (tensor<64x64xf16, #blocked>) {
-      %t = tt.descriptor_load %in[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %t = tt.descriptor_load %in[%c0, %c0] {tt.tma_guarded} : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
       scf.yield %t : tensor<64x64xf16, #blocked>
     } else {
       scf.yield %fallback : tensor<64x64xf16, #blocked>
@@ -463,10 +463,67 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %h = arith.truncf %d : tensor<64x64xf32, #acc> to tensor<64x64xf16, #acc>
     %hb = ttg.convert_layout %h : tensor<64x64xf16, #acc> -> tensor<64x64xf16, #blocked>
     scf.if %g {
-      tt.descriptor_store %out[%c0, %c0], %hb : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+      tt.descriptor_store %out[%c0, %c0], %hb {tt.tma_guarded} : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
     } else {
       tt.store %ps, %hb : tensor<64x64x!tt.ptr<f16>, #blocked>
     }
     tt.return
+  }
+}
+
+// -----
+
+// A user's own if around a descriptor access is not a guard (its copy is
+// not marked tt.tma_guarded): it stays, with both branches, even where its
+// condition is proven true or does not change in a loop; the copy in it is
+// lowered in place.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  // CHECK-LABEL: @user_if
+  // POLICY-LABEL: @user_if
+  tt.func public @user_if(%in: !tt.tensordesc<tensor<64x64xf16>>, %p: !tt.ptr<f16>, %flag: i1, %n: i32, %fallback: tensor<64x64xf16, #blocked>) -> tensor<64x64xf16, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %pid = tt.get_program_id x : i32
+    %off = arith.muli %pid, %c64 : i32
+    %g = arith.cmpi sge, %off, %c0 : i32
+    // CHECK: scf.if
+    // CHECK: ttng.async_tma_copy_global_to_local
+    // CHECK: } else {
+    // CHECK: tt.load
+    // POLICY: scf.if
+    // POLICY: } else {
+    // POLICY: tt.load
+    %v = scf.if %g -> (tensor<64x64xf16, #blocked>) {
+      %t = tt.descriptor_load %in[%off, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      scf.yield %t : tensor<64x64xf16, #blocked>
+    } else {
+      %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+      %t = tt.load %ps : tensor<64x64x!tt.ptr<f16>, #blocked>
+      scf.yield %t : tensor<64x64xf16, #blocked>
+    }
+    // Not unswitched: one loop, the user's if inside it.
+    // CHECK: scf.for
+    // CHECK: scf.if %arg2
+    // CHECK: ttng.async_tma_copy_global_to_local
+    // CHECK: } else {
+    // CHECK-NOT: scf.for
+    // CHECK: tt.return
+    // POLICY: scf.for
+    // POLICY: scf.if %arg2
+    // POLICY-NOT: scf.for
+    // POLICY: tt.return
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %v) -> (tensor<64x64xf16, #blocked>) : i32 {
+      %t = scf.if %flag -> (tensor<64x64xf16, #blocked>) {
+        %l = tt.descriptor_load %in[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+        scf.yield %l : tensor<64x64xf16, #blocked>
+      } else {
+        scf.yield %fallback : tensor<64x64xf16, #blocked>
+      }
+      %s = arith.addf %acc, %t : tensor<64x64xf16, #blocked>
+      scf.yield %s : tensor<64x64xf16, #blocked>
+    }
+    tt.return %r : tensor<64x64xf16, #blocked>
   }
 }

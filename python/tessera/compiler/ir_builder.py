@@ -518,18 +518,23 @@ class IRBuilder(BuilderProtocol):
         ops = f"{ptr.name}, {value.name}" + (f", {mask.name}" if mask is not None else "")
         self.emit(f"tt.store {ops}{self._modifiers(cache, evict)}", f" : {ptr.ir_type}")
 
-    def descriptor_load(self, desc, offsets, ret_ty):
+    def descriptor_load(self, desc, offsets, ret_ty, guarded=False):
         return self.emit(f"tt.descriptor_load {desc.name}[" + ", ".join(o.name for o in offsets) + "]",
-                         f" : {desc.ir_type} -> {ret_ty.to_ir()}", ret_ty)
+                         f" : {desc.ir_type} -> {ret_ty.to_ir()}", ret_ty,
+                         {"tt.tma_guarded": "unit"} if guarded else None)
+
+    def in_noinline_function(self):
+        """Whether code is being generated into a noinline function (not the kernel)."""
+        return bool(self.func is not None and self.func.noinline)
 
     def make_tensor_descriptor(self, base, shape, strides, ret_ty):
         lst = lambda vs: "[" + ", ".join(v.name for v in vs) + "]"  # noqa: E731
         return self.emit(f"tt.make_tensor_descriptor {base.name}, {lst(shape)}, {lst(strides)}",
                          f" : {base.ir_type}, {ret_ty.to_ir()}", ret_ty)
 
-    def descriptor_store(self, desc, offsets, value):
+    def descriptor_store(self, desc, offsets, value, guarded=False):
         self.emit(f"tt.descriptor_store {desc.name}[" + ", ".join(o.name for o in offsets) + f"], {value.name}",
-                  f" : {desc.ir_type}, {value.ir_type}")
+                  f" : {desc.ir_type}, {value.ir_type}", attrs={"tt.tma_guarded": "unit"} if guarded else None)
 
     def make_block_ptr(self, base, shape, strides, offsets, order, ret_ty):
         lst = lambda vs: "[" + ", ".join(v.name for v in vs) + "]"  # noqa: E731

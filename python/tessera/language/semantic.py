@@ -1423,6 +1423,9 @@ def _device_tensor_map(desc):
     b = current_builder()
     if not getattr(b, "device_tensor_maps", False) or len(desc.block_shape) != 2 or desc.type.padding != "zero":
         return
+    # A map lives in the kernel's global scratch: none in a noinline function (pointers there).
+    if b.in_noinline_function():
+        return
     bits = desc.dtype.primitive_bitwidth
     eb = bits // 8
     if bits % 8 or eb not in (1, 2, 4, 8) or any(n > 256 for n in desc.block_shape) or \
@@ -1642,10 +1645,10 @@ def descriptor_load(desc, offsets, cache_modifier="", eviction_policy=""):
         return load(ptrs, mask, _descriptor_other(desc, mask), cache_modifier=cache_modifier,
                     eviction_policy=eviction_policy)
 
-    def by_tma():  # the copy engine: zero fill out of bounds, as the pointer path's mask
+    def by_tma(guarded=False):  # the copy engine: zero fill out of bounds, as the pointer path's mask
         ret = desc.block_type
-        return tensor(current_builder().descriptor_load(_tensor_map(desc).handle, [c.handle for c in coords], ret),
-                      ret)
+        return tensor(current_builder().descriptor_load(_tensor_map(desc).handle, [c.handle for c in coords], ret,
+                                                        guarded=guarded), ret)
     if coords is None:
         return by_pointers()
     guard = _tma_guard(desc, offsets)
@@ -1653,7 +1656,9 @@ def descriptor_load(desc, offsets, cache_modifier="", eviction_policy=""):
         return by_tma()
     if guard is False:
         return by_pointers()
-    return _if_else(guard, desc.block_type, by_tma, by_pointers)
+    # The copy in the guard's then-branch is marked (tt.tma_guarded): ttng-tma-lowering may take
+    # either branch of such a guard, and of no other if.
+    return _if_else(guard, desc.block_type, lambda: by_tma(True), by_pointers)
 
 
 def _descriptor_value(desc, value, shape, what):
@@ -1676,15 +1681,16 @@ def descriptor_store(desc, offsets, value):
         ptrs, mask = _descriptor_access(desc, offsets, desc.block_type.shape)
         store(ptrs, value, mask)
 
-    def by_tma():  # the copy engine writes the in-bounds elements only
-        current_builder().descriptor_store(_tensor_map(desc).handle, [c.handle for c in coords], value.handle)
+    def by_tma(guarded=False):  # the copy engine writes the in-bounds elements only
+        current_builder().descriptor_store(_tensor_map(desc).handle, [c.handle for c in coords], value.handle,
+                                           guarded=guarded)
     guard = _tma_store_guard(desc, offsets) if coords is not None else False
     if guard is True:
         by_tma()
     elif guard is False:
         by_pointers()
     else:
-        _if_else(guard, None, by_tma, by_pointers)
+        _if_else(guard, None, lambda: by_tma(True), by_pointers)
     return None
 
 

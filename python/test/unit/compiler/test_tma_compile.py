@@ -248,3 +248,51 @@ def test_default_policy_copies_by_pointers():
     assert "cp.async.bulk.tensor" not in ptx and "ld.global" in ptx and "st.global" in ptx
     mm = compile_device_matmul().asm["ptx"]
     assert "cp.async.bulk.tensor.2d.shared::cluster.global" in mm and "cp.async.bulk.tensor.2d.global.shared::cta" in mm
+
+
+@tessera.jit
+def user_if_copy(src, dst, flag, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    if flag > 0:
+        v = src.load([pm * BM, 0])
+    else:
+        v = tl.zeros((BM, BN), dtype=tl.float16)
+    dst.store([pm * BM, 0], v)
+
+
+def test_a_users_if_around_a_copy_is_not_a_tma_guard():
+    # Only the guards the front end puts around its copies may be resolved to one branch by
+    # ttng-tma-lowering; the user's if (its else-branch: zeros) stays, under either policy.
+    for env in ({}, {"TESSERA_TMA_ALL_COPIES": "1"}):
+        with pytest.MonkeyPatch.context() as mp:
+            for k, v in env.items():
+                mp.setenv(k, v)
+            k = compile_copy(kernel=user_if_copy, extra={"flag": "i32"})
+        ttir, ttgir = k.asm["ttir"], k.asm["ttgir"]
+        # the load is the user's (not marked); the store the front end guards (negative offsets)
+        assert not re.search(r"tt.descriptor_load [^\n]*tt.tma_guarded", ttir)
+        assert "scf.if" in ttgir and "arith.cmpi sgt" in ttgir, env
+        assert "cp.async.bulk.tensor.2d.shared::cluster.global" in k.asm["ptx"], env
+
+
+@tessera.jit(noinline=True)
+def copy_tile_in_helper(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    xd = tl.make_tensor_descriptor(x, [M, N], [N, 1], [BM, BN])
+    yd = tl.make_tensor_descriptor(y, [M, N], [N, 1], [BM, BN])
+    pm = tl.program_id(0)
+    yd.store([pm * BM, 0], xd.load([pm * BM, 0]))
+
+
+@tessera.jit
+def calls_copy_helper(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    copy_tile_in_helper(x, y, M, N, BM, BN)
+
+
+def test_device_descriptors_in_noinline_functions_use_pointers():
+    # A tensor map lives in the kernel's global scratch: a noinline function's descriptors are
+    # pointer accesses (and compile), the kernel's own would be maps.
+    k = tessera.compile(calls_copy_helper, signature={"x": "*fp16:16", "y": "*fp16:16", "M": "i32", "N": "i32:16"},
+                        constexprs={"BM": 64, "BN": 64}, target="cuda:90")
+    assert "tt.make_tensor_descriptor" not in k.asm["ttir"] and "tensormap" not in k.asm["ptx"]
+    assert "ld.global" in k.asm["ptx"] and "st.global" in k.asm["ptx"]
+    assert k.asm["ttir"].count("tt.call") == 1

@@ -80,10 +80,16 @@ std::string unsupported(Value desc) {
   if (type.getBlockType().getRank() != 2)
     return "a TMA copy of a block of rank " + std::to_string(type.getBlockType().getRank()) +
            " is not supported yet (2-D blocks only)";
-  // A tensor map made in the kernel (tl.make_tensor_descriptor).
+  // A tensor map made in the kernel (tl.make_tensor_descriptor): its global
+  // scratch is the kernel's.
   if (desc.getDefiningOp<ttng::ReinterpretTensorDescOp>() ||
-      desc.getDefiningOp<tt::MakeTensorDescOp>())
+      desc.getDefiningOp<tt::MakeTensorDescOp>()) {
+    auto fn = desc.getParentRegion()->getParentOfType<tt::FuncOp>();
+    if (!fn || !fn.isPublic() || fn.isNoInline())
+      return "a tensor map made by tt.make_tensor_descriptor needs global scratch, which only "
+             "a kernel has; this one is made in a function that is not the kernel";
     return "";
+  }
   auto arg = dyn_cast<BlockArgument>(desc);
   auto fn = arg ? dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp()) : tt::FuncOp();
   if (!fn || !fn.isPublic() || fn.isNoInline())
@@ -129,13 +135,21 @@ bool provenTrue(Value c, ModuleAxisInfo &axis) {
 }
 
 /// Whether `ifOp` is a guard the front end put around a copy through a
-/// tensor map: its then-branch holds descriptor accesses.
+/// tensor map: its then-block holds a descriptor access marked
+/// tt.tma_guarded (the front end marks the copies it guards; a user's own if
+/// around a descriptor access is not a guard), and its else-branch (the
+/// pointer accesses) none.
 bool isCopyGuard(scf::IfOp ifOp) {
-  bool guardsCopy = false;
-  ifOp.getThenRegion().walk([&](Operation *op) {
-    guardsCopy |= isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op);
+  if (ifOp.getElseRegion().empty() || ifOp.getThenRegion().empty())
+    return false;
+  bool marked = llvm::any_of(ifOp.getThenRegion().front(), [](Operation &op) {
+    return isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op) && op.hasAttr("tt.tma_guarded");
   });
-  return guardsCopy && !ifOp.getElseRegion().empty();
+  bool elseCopies = false;
+  ifOp.getElseRegion().walk([&](Operation *op) {
+    elseCopies |= isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op);
+  });
+  return marked && !elseCopies;
 }
 
 /// Replaces `ifOp` by the operations of one of its branches.
