@@ -61,6 +61,7 @@ function(tessera_area name)
   # own dialects' generated headers as dependencies.
   add_dependencies(${name} TesseraTTIncGen TesseraTTGIncGen
                    TesseraTTToTTGPassIncGen TesseraTTGToLLVMPassIncGen
-                   TesseraTTTransformsPassIncGen TesseraTTGTransformsPassIncGen)
+                   TesseraTTTransformsPassIncGen TesseraTTGTransformsPassIncGen
+                   TesseraProfIncGen TesseraProfTransformsPassIncGen)
   set_property(GLOBAL APPEND PROPERTY TESSERA_AREAS ${name})
 endfunction()

@@ -87,6 +87,9 @@ static void compileImpl(const CompileRequest &request, CompileResult &result) {
     if (auto value = llvm::dyn_cast<mlir::IntegerAttr>(attr.getValue()))
       if (value.getType().isSignlessInteger() || value.getType().isIndex())
         result.metadata[attr.getName().str()] = value.getValue().getSExtValue();
+  for (mlir::NamedAttribute attr : (*module)->getAttrs())
+    if (auto text = llvm::dyn_cast<mlir::StringAttr>(attr.getValue()))
+      result.textMetadata[attr.getName().str()] = text.getValue().str();
 
   // 5. LLVM IR and the backend's artifacts, when asked for.
   if (!runBackend && !keep.contains("llir")) {

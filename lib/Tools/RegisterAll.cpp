@@ -19,11 +19,14 @@
 #include "tessera/Dialect/TT/Transforms/Passes.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "tessera/Dialect/TTG/Transforms/Passes.h"
+#include "tessera/Dialect/Prof/IR/Dialect.h"
+#include "tessera/Dialect/Prof/Transforms/Passes.h"
 #include "tessera/Target/Backend.h"
 #include "tessera/Tools/Verify.h"
 
 void tessera::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::tessera::tt::TTDialect, mlir::tessera::ttg::TTGDialect,
+                  mlir::tessera::prof::ProfDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
                   mlir::ub::UBDialect, mlir::LLVM::LLVMDialect>();
@@ -60,6 +63,7 @@ void tessera::registerAllPasses() {
   mlir::tessera::registerTTTransformsPasses();
   mlir::tessera::registerTTToTTGPasses();
   mlir::tessera::registerTTGTransformsPasses();
+  mlir::tessera::registerProfTransformsPasses();
   mlir::tessera::registerTTGToLLVMPasses();
   mlir::tessera::test::registerTestAllocationPass();
   mlir::tessera::test::registerTestMembarPass();

@@ -559,6 +559,16 @@ bool Launcher::readGrid(PyObject *grid, const BoundArgs &bound,
   return ok;
 }
 
+namespace {
+/// The profiler session's launch observer (tessera.profiler), or null. Never
+/// destroyed: it may outlive the interpreter's teardown of other objects.
+py::object &observerSlot() {
+  static auto *slot = new py::object();
+  return *slot;
+}
+py::object launchObserver() { return observerSlot(); }
+} // namespace
+
 py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
   if (interpretHook && interpretMode()) {
     py::tuple args(call.npos);
@@ -647,6 +657,26 @@ py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
     stream = PyLong_AsUnsignedLongLongMask(r);
     Py_DECREF(r);
   }
+  // While a profiler session watches launches (tessera.profiler), it times
+  // each one and gives the profile buffer of a kernel with scopes:
+  // begin(kernel, grid, stream, device, profile bytes) -> (state, address)
+  // before the launch, end(state) after it.
+  py::object observer = launchObserver();
+  py::object observerState;
+  uint64_t programs = uint64_t(dims[0]) * dims[1] * dims[2];
+  uint64_t profileTotal = entry.launch ? 0 : programs * entry.profileSize;
+  uint64_t profileBase = 0;
+  py::object profileKeepAlive;
+  if (observer) {
+    py::tuple r = observer.attr("begin")(entry.kernel, py::make_tuple(dims[0], dims[1], dims[2]), stream,
+                                         w.device, profileTotal);
+    if (r.size() != 2)
+      throw py::type_error("the launch observer's begin() must return (state, address)");
+    observerState = r[0];
+    profileBase = r[1].cast<uint64_t>();
+    if (profileTotal && !profileBase)
+      throw std::runtime_error("the launch observer gave no profile buffer for " + kernelName);
+  }
   if (entry.launch) {
     py::tuple args(std::count(isConstexpr.begin(), isConstexpr.end(), false));
     size_t n = 0;
@@ -654,7 +684,25 @@ py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
       if (!isConstexpr[i])
         args[n++] = py::reinterpret_borrow<py::object>(bound[i]);
     entry.launch(py::make_tuple(dims[0], dims[1], dims[2]), stream, args);
+    if (observer)
+      observer.attr("end")(observerState);
     return entry.kernel;
+  }
+  // A kernel with profiling scopes takes its profile buffer after its own
+  // arguments: the observer's, or (no session) throwaway memory from the
+  // scratch allocator.
+  if (profileTotal) {
+    if (!profileBase) {
+      if (!allocateScratch)
+        throw std::runtime_error(kernelName + " has profiling scopes but the launcher has no allocator");
+      py::tuple r = allocateScratch(profileTotal, 16, stream, w.device);
+      profileKeepAlive = r[0];
+      profileBase = r[1].cast<uint64_t>();
+    }
+    uint64_t *slot = packed.slot();
+    if (!slot)
+      throw std::runtime_error("too many kernel arguments");
+    *slot = profileBase;
   }
   // A kernel with global scratch takes its base last: grid size × bytes per
   // program from the user's allocator, kept alive until the launch is queued.
@@ -680,6 +728,8 @@ py::object Launcher::run(py::handle grid, const CallArgs &call, bool warmup) {
     raiseCudaError(st.code, st.name, st.message, kernelName);
     throw std::runtime_error("launch of " + kernelName + " failed: " + st.name);
   }
+  if (observer)
+    observer.attr("end")(observerState);
   return entry.kernel;
 }
 
@@ -896,10 +946,22 @@ void registerLauncher(py::module_ &m) {
            py::arg("div_log2_levels"), py::arg("fold_one"), py::arg("pointer_range_bits"),
            py::arg("extra"), py::arg("non_negative") = false);
 
+  m.def(
+      "set_launch_observer",
+      [](py::object observer) {
+        if (!observer.is_none() &&
+            (!py::hasattr(observer, "begin") || !py::hasattr(observer, "end")))
+          throw py::type_error("a launch observer needs begin(kernel, grid, stream, device, "
+                               "profile_bytes) -> (state, address) and end(state)");
+        observerSlot() = observer.is_none() ? py::object() : observer;
+      },
+      py::arg("observer"),
+      "Set (None: clear) the object told of every kernel launch (tessera.profiler's session).");
   py::class_<LaunchEntry>(m, "LaunchEntry")
       .def(py::init([](uint64_t function, uint64_t context, unsigned block, unsigned shared,
                        size_t numParams, py::object kernel, py::list globals,
-                       uint64_t scratchSize, uint64_t scratchAlign, py::object launch) {
+                       uint64_t scratchSize, uint64_t scratchAlign, py::object launch,
+                       uint64_t profileSize) {
              if (!launch.is_none() && function != 0)
                throw py::value_error("a LaunchEntry launches either a native function or "
                                      "through launch=, not both");
@@ -908,6 +970,7 @@ void registerLauncher(py::module_ &m) {
              LaunchEntry e;
              e.scratchSize = scratchSize;
              e.scratchAlign = scratchAlign;
+             e.profileSize = profileSize;
              e.function = function;
              e.context = context;
              e.block = block;
@@ -925,7 +988,7 @@ void registerLauncher(py::module_ &m) {
            py::arg("function"), py::arg("context"), py::arg("block"), py::arg("shared"),
            py::arg("num_params"), py::arg("kernel"), py::arg("globals"),
            py::arg("scratch_size") = 0, py::arg("scratch_align") = 1,
-           py::arg("launch") = py::none())
+           py::arg("launch") = py::none(), py::arg("profile_size") = 0)
       .def_readonly("kernel", &LaunchEntry::kernel)
       .def_readonly("num_params", &LaunchEntry::numParams);
 

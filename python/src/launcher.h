@@ -31,6 +31,7 @@ struct LaunchEntry {
   unsigned block = 0, shared = 0;
   size_t numParams = 0;
   uint64_t scratchSize = 0, scratchAlign = 1; // global scratch per program
+  uint64_t profileSize = 0; // profile buffer bytes per program (tessera.profiler scopes)
   py::object kernel; // the CompiledKernel returned to the caller
   std::vector<Global> globals;
   /// A backend without a native launch (function == 0) launches through this

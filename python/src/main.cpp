@@ -63,6 +63,7 @@ PYBIND11_MODULE(_C, m) {
                                return d;
                              })
       .def_readonly("metadata", &CompileResult::metadata)
+      .def_readonly("text_metadata", &CompileResult::textMetadata)
       .def("__bool__", [](const CompileResult &r) { return r.ok; });
   m.def(
       "compile",

@@ -110,6 +110,9 @@ struct CompileResult {
   std::string failedStage;
   std::map<std::string, std::string> artifacts;
   std::map<std::string, int64_t> metadata;
+  /// The module's string attributes after the last stage (e.g.
+  /// "prof.scopes", the JSON table of profiling scopes).
+  std::map<std::string, std::string> textMetadata;
 };
 
 /// Parses and verifies the request's module, runs its stages, and produces

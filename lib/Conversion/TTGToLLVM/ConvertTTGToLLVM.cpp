@@ -15,6 +15,7 @@
 #include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
+#include "tessera/Dialect/Prof/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
 #include "tessera/Target/Backend.h"
 
@@ -123,6 +124,7 @@ struct ConvertTTGToLLVMPass
     populateAtomicOpToLLVMPatterns(typeConverter, patterns);
     populateDotOpToLLVMPatterns(typeConverter, patterns);
     populatePrintAssertOpToLLVMPatterns(typeConverter, patterns);
+    populateProfOpToLLVMPatterns(typeConverter, patterns, numWarps);
     targetInfo->populateVendorPatterns(typeConverter, patterns);
     arith::populateArithToLLVMConversionPatterns(typeConverter, patterns);
     populateMathToLLVMConversionPatterns(typeConverter, patterns);
@@ -133,7 +135,8 @@ struct ConvertTTGToLLVMPass
     // is named illegal here must go.
     conversionTarget.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     conversionTarget.addIllegalDialect<tt::TTDialect, ttg::TTGDialect, arith::ArithDialect,
-                                       math::MathDialect, cf::ControlFlowDialect>();
+                                       math::MathDialect, cf::ControlFlowDialect,
+                                       prof::ProfDialect>();
     conversionTarget.addLegalOp<ModuleOp>();
     targetInfo->addIllegalVendorOps(conversionTarget);
     if (failed(applyPartialConversion(module, conversionTarget, std::move(patterns))))

@@ -40,8 +40,16 @@ struct FuncOpConversion : public TesseraOpToLLVMPattern<tt::FuncOp> {
       sig.addInputs(i, c);
       argTypes.push_back(c);
     }
-    // A kernel of a module with global scratch takes its base last (see
-    // ttg-allocate-global-scratch).
+    // A kernel of a module with profiling scopes takes the global profile
+    // buffer after its own arguments (see prof-lower-records); one with global
+    // scratch takes its base last (see ttg-allocate-global-scratch).
+    bool hiddenProfile = false;
+    if (op.isPublic() && !op.isNoInline())
+      if (auto size = op->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
+              "prof.bytes_per_program"))
+        hiddenProfile = size.getInt() > 0;
+    if (hiddenProfile)
+      argTypes.push_back(LLVM::LLVMPointerType::get(op.getContext(), 1));
     bool hiddenScratch = false;
     if (op.isPublic() && !op.isNoInline())
       if (auto size = op->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
@@ -90,6 +98,11 @@ struct FuncOpConversion : public TesseraOpToLLVMPattern<tt::FuncOp> {
     rewriter.inlineRegionBefore(op.getBody(), newFunc.getBody(), newFunc.end());
     if (failed(rewriter.convertRegionTypes(&newFunc.getBody(), tc, &sig)))
       return failure();
+    if (hiddenProfile) {
+      unsigned index = type.getNumInputs();
+      newFunc.getBody().front().addArgument(argTypes[index], op.getLoc());
+      newFunc->setAttr(kProfileArgAttr, rewriter.getI32IntegerAttr(index));
+    }
     if (hiddenScratch || sharedBase)
       newFunc.getBody().front().addArgument(argTypes.back(), op.getLoc());
     if (sharedBase)

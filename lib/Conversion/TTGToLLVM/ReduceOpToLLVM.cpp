@@ -308,6 +308,13 @@ Value mlir::tessera::getSharedMemoryAddress(OpBuilder &b, Location loc, Operatio
     return LLVM::GEPOp::create(b, loc, smemPtr, b.getI8Type(), base,
                                ValueRange{i32Val(b, loc, offset)});
   }
+  return getModuleSharedMemoryAddress(b, loc, module, ti, offset);
+}
+
+Value mlir::tessera::getModuleSharedMemoryAddress(OpBuilder &b, Location loc, ModuleOp module,
+                                                  const TargetInfoBase &ti, int64_t offset) {
+  MLIRContext *ctx = b.getContext();
+  auto smemPtr = LLVM::LLVMPointerType::get(ctx, ti.getSharedAddressSpace());
   StringRef name = "global_smem";
   if (!module.lookupSymbol<LLVM::GlobalOp>(name)) {
     OpBuilder::InsertionGuard g(b);

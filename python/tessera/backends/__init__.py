@@ -30,6 +30,7 @@ tessera.compile's default target. Another backend registers with `register(MyBac
 from . import amd, base, nvidia, specialization  # noqa: F401
 from .base import (  # noqa: F401
     KEY_OPTIONS, LAUNCH_OPTIONS, Backend, DeviceError, HostEvent, Options, OutOfResources, StageError,
+    profiling_key,
 )
 
 _registry = {}      # name -> Backend, in registration order

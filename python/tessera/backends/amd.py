@@ -29,6 +29,7 @@ class HipError(base.DeviceError):
 _KERNARG = {"ptr": (8, 8, None), "i64": (8, 8, "<q"), "double": (8, 8, "<d"), "i32": (4, 4, "<i"),
             "float": (4, 4, "<f"), "i16": (2, 2, "<h"), "half": (2, 2, "<e"), "bfloat": (2, 2, "bf16"),
             "i8": (1, 1, "<b"), "i1": (1, 1, "<?")}
+_INT_BITS = {"i64": 64, "i32": 32, "i16": 16, "i8": 8}
 
 
 def kernarg_types(llir, name):
@@ -62,16 +63,25 @@ def pack_kernargs(types, values):
     if len(types) != len(values):
         raise TypeError(f"the kernel takes {len(types)} arguments, got {len(values)}")
     args = []
-    for t, v in zip(types, values):
+    for i, (t, v) in enumerate(zip(types, values)):
         if t not in _KERNARG:
-            raise TypeError(f"kernel argument of LLVM type {t} is not supported by the hip launcher")
+            raise TypeError(f"kernel argument {i} of LLVM type {t} is not supported by the hip launcher")
         size, align, fmt = _KERNARG[t]
-        if fmt is None:
-            data = struct.pack("<Q", int(v))
-        elif fmt == "bf16":
-            data = struct.pack("<f", float(v))[2:]
-        else:
-            data = struct.pack(fmt, v)
+        try:
+            if fmt is None or t in _INT_BITS:
+                # Integers of either signedness: a value fits when it is in the signed or the
+                # unsigned range of the width, and is stored in two's complement.
+                bits = 64 if fmt is None else _INT_BITS[t]
+                x = int(v)
+                if not -(1 << (bits - 1)) <= x < (1 << bits):
+                    raise ValueError(f"{x} does not fit in {bits} bits")
+                data = (x & ((1 << bits) - 1)).to_bytes(bits // 8, "little")
+            elif fmt == "bf16":
+                data = struct.pack("<f", float(v))[2:]
+            else:
+                data = struct.pack(fmt, v)
+        except (TypeError, ValueError, OverflowError, struct.error) as e:
+            raise TypeError(f"kernel argument {i} ({t}): cannot pass {v!r}: {e}") from None
         args.append((data, align))
     return _core._native().hip.pack_arguments(args)
 
@@ -129,7 +139,7 @@ def _native_compile(src, start, name, arch, options):
     if start == "ttir":
         stages.append(("ttgir", ttgir_pipeline(options.num_warps, arch, coalesce_enabled())))
         keep.insert(0, "ttgir")
-    stages.append(("llvm", llvm_pipeline(vectorize_enabled())))
+    stages.append(("llvm", llvm_pipeline(vectorize_enabled(), 64 * 1024)))
     native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
     if getattr(options, "waves_per_eu", 0):
         native_options["waves-per-eu"] = str(options.waves_per_eu)
@@ -149,6 +159,9 @@ def _native_compile(src, start, name, arch, options):
             "threads_per_warp": wave_size(arch)}
     meta.update({f"amdgpu_{k}": v for k, v in kernel_resources(asm.get("amdgcn", "")).items()})
     meta["kernarg_types"] = kernarg_types(asm.get("llir", ""), name)
+    profile = base.profile_metadata(md, res.text_metadata)
+    if profile:
+        meta["profile"] = profile
     return asm, meta
 
 
@@ -163,9 +176,9 @@ class LoadedKernel:
         ok, status = native.available()
         if not ok:
             raise HipError(status, f"loading {meta['name']}")
-        if meta.get("global_scratch_size", 0):
-            raise NotImplementedError(f"{meta['name']}: kernels with global scratch are not launched on "
-                                      f"the hip backend yet")
+        if meta.get("global_scratch_size", 0) or meta.get("profile"):
+            raise NotImplementedError(f"{meta['name']}: kernels with global scratch or profiling scopes are not "
+                                      f"launched on the hip backend yet")
         status, info = native.load_kernel(kernel.asm["hsaco"], meta["name"], device)
         if not status:
             raise HipError(status, f"loading {meta['name']}")

@@ -85,6 +85,50 @@ def _env_flag_off(name):
     return os.environ.get(name, "") in ("", "0")
 
 
+def profiling_key():
+    """The profiling settings compiled code depends on (part of every cache key): whether
+    tessera.profiler scopes become records (tessera.profiler.instrumenting()), the metric they
+    hold (TESSERA_PROFILE_METRIC: cycle or time) and the shared bytes their buffer may use
+    (TESSERA_PROFILE_BUFFER_BYTES, 0: what is free, up to 16 KiB)."""
+    from .. import profiler
+    if not profiler.instrumenting():
+        return {"scopes": False}
+    metric = os.environ.get("TESSERA_PROFILE_METRIC", "") or "cycle"
+    if metric not in ("cycle", "time"):
+        raise ValueError(f"TESSERA_PROFILE_METRIC must be 'cycle' or 'time', got {metric!r}")
+    raw = os.environ.get("TESSERA_PROFILE_BUFFER_BYTES", "") or "0"
+    try:
+        nbytes = int(raw)
+    except ValueError:
+        nbytes = -1
+    if nbytes < 0:
+        raise ValueError(f"TESSERA_PROFILE_BUFFER_BYTES must be a non-negative integer, got {raw!r}")
+    return {"scopes": True, "metric": metric, "buffer_bytes": nbytes}
+
+
+def profile_pass(max_shared):
+    """prof-lower-records for a target whose programs may use `max_shared` bytes of shared memory,
+    with the profiling settings of profiling_key()."""
+    key = profiling_key()
+    opts = f"max-shared={int(max_shared)}"
+    if key["scopes"]:
+        opts += f" metric={key['metric']} buffer-bytes={key['buffer_bytes']}"
+    return f"prof-lower-records{{{opts}}}, "
+
+
+def profile_metadata(md, text_md):
+    """The kernel's metadata["profile"] (what tessera.profiler decodes its buffer with), from the
+    module attributes prof-lower-records wrote; None for a kernel without records."""
+    size = md.get("prof.bytes_per_program", 0)
+    if not size:
+        return None
+    import json
+    return {"bytes_per_program": size, "header_bytes": 32, "num_warps": md.get("ttg.num-warps", 4),
+            "records_per_warp": md.get("prof.records_per_warp", 0),
+            "metric": text_md.get("prof.metric", "cycle"),
+            "scopes": json.loads(text_md.get("prof.scopes", "[]"))}
+
+
 def pipeline_enabled():
     """False when TESSERA_DISABLE_PIPELINE is set (to anything but "" or "0"): loops keep their
     synchronous loads (ttg-pipeline is left out), to bisect a miscompile; part of the cache key."""
@@ -107,11 +151,13 @@ def vectorize_enabled():
     return _env_flag_off("TESSERA_DISABLE_VECTORIZE")
 
 
-def llvm_pipeline(vectorize=True):
-    """LLVM_PIPELINE, with convert-ttg-to-llvm's vector accesses off when `vectorize` is False."""
+def llvm_pipeline(vectorize=True, max_shared=48 * 1024):
+    """LLVM_PIPELINE, with convert-ttg-to-llvm's vector accesses off when `vectorize` is False, and
+    profiling records put in the shared memory left of `max_shared` bytes (prof-lower-records)."""
+    p = LLVM_PIPELINE.replace("ttg-membar, ", profile_pass(max_shared) + "ttg-membar, ")
     if vectorize:
-        return LLVM_PIPELINE
-    return LLVM_PIPELINE.replace("convert-ttg-to-llvm", "convert-ttg-to-llvm{vectorize=false}")
+        return p
+    return p.replace("convert-ttg-to-llvm", "convert-ttg-to-llvm{vectorize=false}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -329,7 +375,7 @@ class Backend:
         cls = type(self)
         return {"backend": f"{cls.__module__}.{cls.__qualname__}", "toolchain": self.toolchain_key(),
                 "stages": [[n, _fingerprint(fn)] for n, fn in self.stages(options).items()],
-                "environment": self.compile_environment()}
+                "environment": self.compile_environment(), "profiling": profiling_key()}
 
     # --------------------------------------------------------- launching
     def can_launch(self):
@@ -391,7 +437,9 @@ class Backend:
         return _core._native().LaunchEntry(function=function, context=context, block=block, shared=shared,
                                            num_params=num_params, kernel=kernel, globals=globals_,
                                            scratch_size=meta.get("global_scratch_size", 0),
-                                           scratch_align=meta.get("global_scratch_align", 1), **extra)
+                                           scratch_align=meta.get("global_scratch_align", 1),
+                                           profile_size=(meta.get("profile") or {}).get("bytes_per_program", 0),
+                                           **extra)
 
     def launch_error(self, code, name, message, kernel_name):
         """Raise the exception for a failed launch (the C++ launcher calls this)."""

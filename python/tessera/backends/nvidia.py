@@ -142,7 +142,7 @@ def _native_compile(src, start, name, arch, options):
                                                 coalesce_enabled(), options.num_stages,
                                                 pipeline_enabled(), tma_all_copies())))
         keep.insert(0, "ttgir")
-    stages.append(("llvm", llvm_pipeline(vectorize_enabled())))
+    stages.append(("llvm", llvm_pipeline(vectorize_enabled(), max_shared_bytes(arch))))
     native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
     libs = base.extern_libraries(src)
     if libs:
@@ -160,7 +160,27 @@ def _native_compile(src, start, name, arch, options):
     meta = {"shared": md.get("ttg.shared", 0),
             "global_scratch_size": md.get("ttg.global_scratch_memory_size", 0),
             "global_scratch_align": md.get("ttg.global_scratch_memory_alignment", 1)}
+    profile = base.profile_metadata(md, res.text_metadata)
+    if profile:
+        meta["profile"] = profile
     return dict(res.artifacts), meta
+
+
+def max_shared_bytes(arch):
+    """The shared memory a block may opt in to on compute capability `arch` (the profiler's
+    buffer takes what a kernel leaves of it)."""
+    cc = int(arch)
+    if cc >= 90:
+        return 227 * 1024
+    if cc in (80, 87):
+        return 163 * 1024
+    if cc in (86, 89):
+        return 99 * 1024
+    if cc in (70, 72):
+        return 96 * 1024
+    if cc == 75:
+        return 64 * 1024
+    return 48 * 1024
 
 
 # ------------------------------------------------------------------ loading

@@ -674,7 +674,30 @@ class CodeGenerator(ast.NodeVisitor):
         raise self.error(node, "continue is not supported in kernels")
 
     def visit_With(self, node):
-        raise self.error(node, "'with' is not supported in kernels")
+        # The one context manager kernels take: a profiling scope (tessera.profiler.language),
+        # whose start and end records surround the body.
+        from ..profiler import language as prof_language
+        unsupported = "'with' is not supported in kernels except around a profiling scope " \
+                      "(with tessera.profiler.language.scope(name):, no 'as')"
+        if len(node.items) != 1 or node.items[0].optional_vars is not None:
+            raise self.error(node, unsupported)
+        expr = node.items[0].context_expr
+        try:
+            ctx = _unwrap(self.visit(expr))
+        except CompilationError:
+            if "scope" in ast.unparse(expr):
+                raise
+            raise self.error(node, unsupported) from None
+        if not isinstance(ctx, prof_language.scope):
+            raise self.error(node, f"{unsupported}, not {type(ctx).__name__}")
+        if _contains_return(node):
+            raise self.error(node, f"return inside profiling scope '{ctx.name}': end the scope before returning")
+        semantic.prof_record(ctx.name, False)
+        self.run_body(node.body)
+        if self.builder.block.terminated:
+            raise _Unreachable()
+        semantic.prof_record(ctx.name, True)
+        return None
 
     def visit_Try(self, node):
         raise self.error(node, "try/except is not supported in kernels")

@@ -184,9 +184,20 @@ def make_ttir(jit_fn, arg_types, constexprs, arg_attrs, name=None, extern_libs=N
     gen = ModuleGenerator()
     gen.builder.extern_libs = dict(extern_libs or ())
     gen.builder.device_tensor_maps = bool(device_tensor_maps)
+    gen.builder.profile_scopes = backends.profiling_key()["scopes"]
     with core.use_builder(gen.builder):
         gen.gen_kernel(jit_fn, arg_types, constexprs, arg_attrs, name=name)
     text = gen.render()
+    if gen.builder.has_profile_records:
+        # Scopes started and not ended (tessera.profiler.language.enter_scope/exit_scope on some
+        # paths only) are the user's error, at the line of the record.
+        res = _core._native().run_passes(text, "builtin.module(prof-check-scopes)", f"{jit_fn.__name__}.ttir")
+        if not res.ok:
+            for d in res.diagnostics:
+                if d.severity == "error" and d.file and d.file.endswith(".py") and d.line:
+                    raise CompilationError(d.message, d.file, d.line, max(d.column - 1, 0),
+                                           linecache.getline(d.file, d.line) or None)
+            _front_end_bug(jit_fn, text, res)
     # One parse: run_passes verifies the module before the passes run.
     res = _core._native().run_passes(text, TTIR_PIPELINE, f"{jit_fn.__name__}.ttir")
     if not res.ok:
@@ -267,6 +278,7 @@ def compile(fn, signature=None, constexprs=None, target=None, num_warps=4, num_s
         arg_types[pname], arg_attrs[pname] = _parse_sig_entry(pname, spec)
     key = ("compile", target, backend, opts.key(), stages,
            tuple(sorted((k, repr(v)) for k, v in backend.compile_environment().items())),
+           tuple(sorted(backends.profiling_key().items())),
            tuple(sorted((k, str(v)) for k, v in arg_types.items())),
            tuple(sorted((k, type(v).__name__, repr(v)) for k, v in consts.items())),
            tuple(sorted((k, repr(v)) for k, v in arg_attrs.items())))

@@ -345,6 +345,8 @@ class IRBuilder(BuilderProtocol):
         # Whether tl.make_tensor_descriptor also makes a TMA tensor map on the device (the
         # target's backend says: Backend.device_tensor_maps).
         self.device_tensor_maps = False
+        self.profile_scopes = False  # tessera.profiler scopes become prof.record ops
+        self.has_profile_records = False
         self.counter = 0
         self.loc = None
         self.functions = []       # finished functions, rendered in order
@@ -663,6 +665,14 @@ class IRBuilder(BuilderProtocol):
             else:
                 func.arg_attrs[idx][kind] = attr
         return h
+
+    def prof_record(self, name, is_end):
+        """The start or end of profiling scope `name` (tessera.profiler.language): a prof.record
+        when the kernel is compiled with profiling scopes, else nothing (identical code)."""
+        if not self.profile_scopes:
+            return
+        self.has_profile_records = True
+        self.emit(f"prof.record {'end' if is_end else 'start'} {quote(name)}", "")
 
     def device_print(self, prefix, handles, types, hex):
         signed = ", ".join("1" if t.scalar.is_int_signed() else "0" for t in types)

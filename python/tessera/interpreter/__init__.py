@@ -185,12 +185,21 @@ def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, check=None
     if observing:
         krec = KernelRecord(jit_fn.__name__, grid3, jit_fn.fn.__code__.co_filename, dict(raw))
         hooks.kernel_start(krec)
-    with np.errstate(all="ignore"), core.use_builder(builder):
-        for z in range(grid3[2]):
-            for y in range(grid3[1]):
-                for x in range(grid3[0]):
-                    builder.pid = (x, y, z)
-                    fn(**wrapped)
+    profiler = hooks.profiler()
+    if profiler is not None:  # a tessera.profiler session: the launch's and its programs' host times
+        builder.profile_launch = launch = profiler.interpreter_launch(jit_fn.__name__, grid3)
+    try:
+        with np.errstate(all="ignore"), core.use_builder(builder):
+            for z in range(grid3[2]):
+                for y in range(grid3[1]):
+                    for x in range(grid3[0]):
+                        builder.pid = (x, y, z)
+                        if profiler is not None:
+                            launch.program_start(builder.pid)
+                        fn(**wrapped)
+    finally:
+        if profiler is not None:
+            profiler.interpreter_launch_end(launch)
     if observing:
         hooks.kernel_end(krec)
     return None

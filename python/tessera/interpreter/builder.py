@@ -167,6 +167,15 @@ class InterpreterBuilder(BuilderProtocol):
         self.grid = tuple(grid)
         self.pid = (0, 0, 0)
         self.kernel_name = kernel_name
+        self.profile_launch = None  # the profiler's record of this launch, while a session runs
+
+    def prof_record(self, name, is_end):
+        """A profiler scope starts (is_end False) or ends in the running program: while a
+        profiling session is active, the session's record of this launch gets the host wall time
+        for this program (one track per program; kept while scopes are instrumented, as in
+        compiled kernels); otherwise nothing happens."""
+        if self.profile_launch is not None:
+            self.profile_launch.scope(self.pid, name, is_end)
 
     # ------------------------------------------------------------ conversions to Python
     def tensor_to_bool(self, t):

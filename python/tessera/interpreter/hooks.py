@@ -228,3 +228,23 @@ def kernel_start(rec):
 def kernel_end(rec):
     for c in list(_CLIENTS):
         c.on_kernel_end(rec)
+
+
+# ------------------------------------------------------------------ the profiler
+
+# The active tessera.profiler session, installed by the profiler (which sits above this layer):
+# run_kernel reports each launch to it (interpreter_launch(name, grid) -> launch, then
+# launch.program_start(pid) per program and interpreter_launch_end(launch)), and the builder's
+# prof_record reports scope records to the launch (launch.scope(pid, name, is_end)).
+_PROFILER = None
+
+
+def set_profiler(sink):
+    """Install the profiler's session (None: none). Returns the previous one."""
+    global _PROFILER
+    prev, _PROFILER = _PROFILER, sink
+    return prev
+
+
+def profiler():
+    return _PROFILER

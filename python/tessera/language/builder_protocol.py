@@ -35,6 +35,12 @@ class BuilderProtocol:
     def num_programs(self, axis):
         raise NotImplementedError
 
+    def prof_record(self, name, is_end):
+        """The start (is_end False) or end of profiling scope `name` (a str): the IR builder emits
+        a prof.record when the kernel is compiled with profiling scopes; the interpreter reports
+        the host time to the active profiler session. No result."""
+        raise NotImplementedError
+
     def global_scratch_alloc(self, nbytes, alignment, ret_ty):
         """Pointer to `nbytes` bytes of global memory private to this program."""
         raise NotImplementedError

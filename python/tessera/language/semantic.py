@@ -645,6 +645,18 @@ def program_id(axis):
     return tensor(current_builder().program_id(axis), core.int32)
 
 
+def prof_record(name, is_end):
+    """tessera.profiler.language's enter_scope / exit_scope: validates the scope name."""
+    name = core._unwrap(name)
+    if not isinstance(name, str):
+        raise TypeError(f"a profiling scope's name must be a str known at compile time, got "
+                        f"{type(name).__name__}")
+    if not name or len(name) > 256:
+        raise ValueError(f"a profiling scope's name must have 1 to 256 characters, got {name!r}")
+    current_builder().prof_record(name, bool(is_end))
+    return None
+
+
 def global_scratch(nbytes, alignment):
     """A pointer (int8) to `nbytes` bytes of global memory private to this program."""
     nbytes = _const_int(nbytes, "global_scratch's nbytes")

@@ -14,7 +14,7 @@ import os
 import textwrap
 import weakref
 
-from .. import _core, backends
+from .. import _core, backends, profiler
 from ..language import core
 from . import allocator, specialize, tensor_descriptor
 
@@ -82,6 +82,18 @@ def _no_backend_error(code, name, message, kernel_name):
 
 # Live kernels, reconfigured when the launch backend changes.
 _live = weakref.WeakSet()
+
+
+def clear_all_caches():
+    """Forget the compiled kernels of every live @jit function (their `cache`, and with it the C++
+    launcher's fast-path entries), so that each one's next launch compiles again. tessera.profiler
+    calls it when its sessions switch instrumentation on or off (installed below)."""
+    for fn in list(_live):
+        fn.cache.clear()
+
+
+# The profiler sits below the runtime: it gets the cache switch and the launch backend from here.
+profiler.install_runtime(clear_all_caches, backends.launch_backend)
 
 
 def _jit_by_name(module, qualname):

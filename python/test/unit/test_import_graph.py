@@ -125,6 +125,7 @@ def test_layers():
     graph = import_graph()
     layer_of = [  # (prefix, layer); the longest matching prefix wins
         ("tessera._core", 0), ("tessera.errors", 0), ("tessera.language", 1), ("tessera.interpreter", 1), ("tessera.backends", 2),
+        ("tessera.profiler", 2),
         ("tessera.runtime", 3), ("tessera.compiler", 4), ("tessera.runtime.launch", 5),
         ("tessera.runtime.autotuner", 5), ("tessera.testing", 5), ("tessera", 6),
     ]

@@ -88,6 +88,18 @@ inline constexpr const char *kSharedBaseAttr = "tessera.shared_base";
 /// function receives.
 Value getSharedMemoryAddress(OpBuilder &b, Location loc, Operation *from,
                              const TargetInfoBase &targetInfo, int64_t offset);
+/// The address of `offset` bytes into the program's shared memory
+/// (@global_smem), from any function of `module` (noinline ones included).
+Value getModuleSharedMemoryAddress(OpBuilder &b, Location loc, ModuleOp module,
+                                   const TargetInfoBase &targetInfo, int64_t offset);
+
+/// Marks a kernel's llvm.func that takes the global profile buffer: the
+/// attribute is the argument's index.
+inline constexpr const char *kProfileArgAttr = "tessera.profile_arg";
+
+/// prof.init / prof.store / prof.finalize (intra-kernel profiling).
+void populateProfOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                  RewritePatternSet &patterns, int numWarps);
 
 /// Bytes of shared scratch memory a ViewOpToLLVM op needs: convert_layout
 /// (0 when it stays in registers), reshape, join, split, cat, gather,

@@ -214,6 +214,14 @@ public:
   virtual void assertFail(OpBuilder &b, Location loc, StringRef message,
                           StringRef file, StringRef func, int line) const = 0;
 
+  /// Counters for profiling (tessera.profiler): the low 32 bits of the
+  /// core's cycle counter, the global timer in ns (64 bits) and the index of
+  /// the multiprocessor running the program. Null where the target has none
+  /// (profiling scopes are then an error).
+  virtual Value cycleCounter(OpBuilder &b, Location loc) const { return {}; }
+  virtual Value globalTimer(OpBuilder &b, Location loc) const { return {}; }
+  virtual Value processorId(OpBuilder &b, Location loc) const { return {}; }
+
   /// Whether the kernel's shared memory is a global of the size the module
   /// needs (`ttg.shared`: recorded in the code object, as AMD's LDS) rather
   /// than an unsized one the launcher sizes (NVIDIA's dynamic shared memory).

@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessera/Dialect/Prof/IR/Dialect.h"
 #include "tessera/Analysis/AxisInfo.h"
 #include "tessera/Conversion/TTGToLLVM/TargetInfoBase.h"
 #include "tessera/Target/Backend.h"
@@ -215,7 +216,8 @@ int32_t copyContiguity(tt::LoadOp load, const ModuleAxisInfo &axis) {
 
 /// Whether the loop may write global memory (stores, atomics, calls, …): a
 /// load started iterations ahead would then miss what the loop writes before
-/// it. Writes to shared memory (operand buffers) do not count.
+/// it. Writes to shared memory (operand buffers) and profiling records (the
+/// profiler's own buffer) do not count.
 bool writesMemory(scf::ForOp loop) {
   bool writes = false;
   loop.getBody()->walk([&](Operation *op) {
@@ -232,7 +234,8 @@ bool writesMemory(scf::ForOp loop) {
     iface.getEffects(effects);
     for (auto &e : effects)
       // Shared memory (operand buffers, fences) is not what the loads read.
-      if (!isa<MemoryEffects::Read>(e.getEffect()) && e.getResource() != ttg::SharedMemory::get()) {
+      if (!isa<MemoryEffects::Read>(e.getEffect()) && e.getResource() != ttg::SharedMemory::get() &&
+          e.getResource() != prof::ProfileBuffer::get()) {
         writes = true;
         return WalkResult::interrupt();
       }

@@ -303,3 +303,14 @@ def test_waves_per_eu_option():
     with pytest.raises(TypeError, match="unknown option"):
         tessera.compile(exp_kernel, signature={"x": "*fp32:16"}, constexprs={"BLOCK": 64}, target="cuda:90",
                         waves_per_eu=2)
+
+
+def test_pack_kernargs_takes_unsigned_values_and_names_bad_ones():
+    # 2^32 - 1 for an i32 (a u32 argument) and -1 both store as all ones; out of range is a
+    # TypeError naming the argument
+    packed, _ = amd.pack_kernargs(["i32", "i32", "i64"], [2**32 - 1, -1, 2**64 - 1])
+    assert packed[:8] == b"\xff" * 8 and packed[8:16] == b"\xff" * 8
+    with pytest.raises(TypeError, match=r"kernel argument 1 \(i32\).*does not fit in 32 bits"):
+        amd.pack_kernargs(["i32", "i32"], [0, 2**32])
+    with pytest.raises(TypeError, match=r"kernel argument 0 \(float\)"):
+        amd.pack_kernargs(["float"], ["x"])

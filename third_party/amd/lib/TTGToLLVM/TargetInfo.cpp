@@ -131,6 +131,31 @@ public:
   unsigned getGlobalAddressSpace() const override { return 1; }
   unsigned getSharedAddressSpace() const override { return 3; }
 
+  // Profiling counters on CDNA (gfx9): s_memtime (the core clock) and
+  // s_memrealtime (a constant 100 MHz clock, scaled to ns). RDNA has
+  // neither instruction: profiling scopes are an error there.
+  Value cycleCounter(OpBuilder &b, Location loc) const override {
+    if (!StringRef(arch).starts_with("gfx9"))
+      return {};
+    Value t = LLVM::CallIntrinsicOp::create(b, loc, b.getI64Type(),
+                                            b.getStringAttr("llvm.amdgcn.s.memtime"), ValueRange{})
+                  .getResult(0);
+    return LLVM::TruncOp::create(b, loc, b.getI32Type(), t);
+  }
+  Value globalTimer(OpBuilder &b, Location loc) const override {
+    if (!StringRef(arch).starts_with("gfx9"))
+      return {};
+    Value t = LLVM::CallIntrinsicOp::create(b, loc, b.getI64Type(),
+                                            b.getStringAttr("llvm.amdgcn.s.memrealtime"), ValueRange{})
+                  .getResult(0);
+    return LLVM::MulOp::create(b, loc, t, LLVM::ConstantOp::create(b, loc, b.getI64Type(), 10));
+  }
+  Value processorId(OpBuilder &b, Location loc) const override {
+    if (!StringRef(arch).starts_with("gfx9"))
+      return {};
+    return LLVM::ConstantOp::create(b, loc, b.getI32Type(), 0);
+  }
+
   Value programId(OpBuilder &b, Location loc, int axis) const override {
     Type t = b.getI32Type();
     switch (axis) {
@@ -594,8 +619,10 @@ bool ::tessera::amd::parseArch(llvm::StringRef arch, ::tessera::amd::ArchInfo &i
   // CDNA and GCN (gfx9) run 64 lanes per wavefront; RDNA (gfx10+) 32.
   info.waveSize = major == 9 ? 64 : 32;
   // ROCm's device libraries carry an isa-version file per architecture they
-  // know; a newer stepping uses its family's closest older one.
+  // know; where this one's is missing (older device libraries), its family's
+  // closest older one stands in (HSACO.cpp prefers the exact file).
   info.isaVersion = v.str();
+  info.exactIsaVersion = v.str();
   if (arch == "gfx90a")
     info.mfmaVersion = 2;
   else if (arch == "gfx940" || arch == "gfx941" || arch == "gfx942" || arch == "gfx950")

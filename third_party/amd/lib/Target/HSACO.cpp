@@ -128,8 +128,14 @@ std::vector<std::string> deviceLibraries(const std::string &dir, const tessera::
                                     "oclc_correctly_rounded_sqrt_on.bc",
                                     info.waveSize == 64 ? "oclc_wavefrontsize64_on.bc"
                                                         : "oclc_wavefrontsize64_off.bc",
-                                    "oclc_isa_version_" + info.isaVersion + ".bc",
+                                    "",
                                     "oclc_abi_version_500.bc"};
+  // The architecture's own ISA-version library when these device libraries
+  // have it, else the stand-in its ArchInfo names.
+  std::string exact = "oclc_isa_version_" + info.exactIsaVersion + ".bc";
+  names[7] = !info.exactIsaVersion.empty() && sys::fs::exists(dir + "/" + exact)
+                 ? exact
+                 : "oclc_isa_version_" + info.isaVersion + ".bc";
   std::vector<std::string> paths;
   for (const std::string &n : names)
     paths.push_back(dir + "/" + n);

@@ -187,6 +187,16 @@ public:
     }
   }
 
+  Value cycleCounter(OpBuilder &b, Location loc) const override {
+    return inlineAsm(b, loc, b.getI32Type(), {}, "mov.u32 $0, %clock;", "=r");
+  }
+  Value globalTimer(OpBuilder &b, Location loc) const override {
+    return inlineAsm(b, loc, b.getI64Type(), {}, "mov.u64 $0, %globaltimer;", "=l");
+  }
+  Value processorId(OpBuilder &b, Location loc) const override {
+    return inlineAsm(b, loc, b.getI32Type(), {}, "mov.u32 $0, %smid;", "=r");
+  }
+
   Value numPrograms(OpBuilder &b, Location loc, int axis) const override {
     Type t = b.getI32Type();
     switch (axis) {

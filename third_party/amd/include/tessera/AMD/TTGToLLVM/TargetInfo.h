@@ -27,6 +27,9 @@ struct ArchInfo {
   int waveSize = 64;
   /// The ROCm device library's isa-version file to link (oclc_isa_version_<n>.bc).
   std::string isaVersion;
+  /// The architecture's own ISA version ("1100" for gfx1100): its
+  /// oclc_isa_version file is used where the device libraries have one.
+  std::string exactIsaVersion;
   /// The CDNA generation of its matrix cores (2: gfx90a, 3: gfx94x); 0 for none
   /// Tessera uses.
   int mfmaVersion = 0;

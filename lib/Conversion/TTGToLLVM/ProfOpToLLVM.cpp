@@ -1,0 +1,233 @@
+//===- ProfOpToLLVM.cpp - intra-kernel profiling records --------------------===//
+//
+// The GPU side of tessera.profiler's scopes (docs/profiler.md has the layout):
+// prof.init at kernel entry, prof.store per record (lane 0 of each warp
+// appends to its warp's ring in shared memory), prof.finalize at kernel exit
+// (the program's buffer copied to its slice of the global profile buffer).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessera/Conversion/TTGToLLVM/PatternFamilies.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "tessera/Conversion/TTGToLLVM/Utility.h"
+#include "tessera/Dialect/Prof/IR/Dialect.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tessera;
+
+namespace {
+
+/// The module's profile layout and where its buffer lives.
+struct Layout {
+  prof::ProfileLayout rings;
+  int64_t smemOffset = 0;
+  bool timeMetric = false;
+};
+
+FailureOr<Layout> readLayout(Operation *op, int numWarps) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto off = module->getAttrOfType<IntegerAttr>("prof.smem_offset");
+  auto cap = module->getAttrOfType<IntegerAttr>("prof.records_per_warp");
+  if (!off || !cap)
+    return op->emitOpError("has no profile buffer: run prof-lower-records first");
+  Layout l;
+  l.rings = prof::ProfileLayout{numWarps, cap.getInt()};
+  l.smemOffset = off.getInt();
+  if (auto m = module->getAttrOfType<StringAttr>("prof.metric"))
+    l.timeMetric = m.getValue() == "time";
+  if (l.rings.recordsPerWarp < 1)
+    return op->emitOpError("needs prof.records_per_warp >= 1, got ") << l.rings.recordsPerWarp;
+  return l;
+}
+
+template <typename OpTy>
+struct ProfPattern : public TesseraOpToLLVMPattern<OpTy> {
+  ProfPattern(TesseraLLVMTypeConverter &tc, int numWarps)
+      : TesseraOpToLLVMPattern<OpTy>(tc), ti(tc.getTargetInfo()), numWarps(numWarps) {}
+
+  Value buffer(OpBuilder &b, Location loc, Operation *op, const Layout &l) const {
+    return getModuleSharedMemoryAddress(b, loc, op->getParentOfType<ModuleOp>(), ti, l.smemOffset);
+  }
+  Value at(OpBuilder &b, Location loc, Value base, Value byteOffset) const {
+    return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base, ValueRange{byteOffset});
+  }
+  Value at(OpBuilder &b, Location loc, Value base, int64_t byteOffset) const {
+    return at(b, loc, base, i32Val(b, loc, byteOffset));
+  }
+  /// (thread id, lane, warp) of the calling thread.
+  std::tuple<Value, Value, Value> ids(OpBuilder &b, Location loc) const {
+    Value tid = ti.threadId(b, loc);
+    int ws = ti.getWarpSize();
+    Value lane = LLVM::AndOp::create(b, loc, tid, i32Val(b, loc, ws - 1));
+    Value warp = LLVM::LShrOp::create(b, loc, tid, i32Val(b, loc, llvm::Log2_32(ws)));
+    return {tid, lane, warp};
+  }
+  Value isZero(OpBuilder &b, Location loc, Value v) const {
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, v, i32Val(b, loc, 0));
+  }
+  /// The counter a record holds: the cycle counter, or the low bits of the
+  /// global timer.
+  Value counter(OpBuilder &b, Location loc, const Layout &l) const {
+    if (!l.timeMetric)
+      return ti.cycleCounter(b, loc);
+    Value t = ti.globalTimer(b, loc);
+    return t ? LLVM::TruncOp::create(b, loc, b.getI32Type(), t).getResult() : Value();
+  }
+  LogicalResult unsupported(Operation *op) const {
+    return op->emitOpError("profiling scopes are not supported on this target (it has no cycle "
+                           "counter or global timer Tessera can read)");
+  }
+
+  const TargetInfoBase &ti;
+  int numWarps;
+};
+
+struct InitConversion : public ProfPattern<prof::InitOp> {
+  using ProfPattern::ProfPattern;
+  LogicalResult matchAndRewrite(prof::InitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Layout> l = readLayout(op, numWarps);
+    if (failed(l))
+      return failure();
+    Location loc = op.getLoc();
+    Value start = ti.globalTimer(rewriter, loc), clock = ti.cycleCounter(rewriter, loc),
+          sm = ti.processorId(rewriter, loc);
+    if (!start || !clock || !sm)
+      return unsupported(op);
+    auto [tid, lane, warp] = ids(rewriter, loc);
+    Value base = buffer(rewriter, loc, op, *l);
+    // This warp's ring is empty.
+    Value count = at(rewriter, loc, base,
+                     LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.countsOffset()),
+                                         LLVM::ShlOp::create(rewriter, loc, warp, i32Val(rewriter, loc, 2))));
+    ti.storeSharedPredicated(rewriter, loc, count, i32Val(rewriter, loc, 0), isZero(rewriter, loc, lane));
+    // The header's start fields.
+    Value first = isZero(rewriter, loc, tid);
+    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 0), start, first);
+    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 16), clock, first);
+    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 24), sm, first);
+    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 28), i32Val(rewriter, loc, numWarps),
+                             first);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct StoreConversion : public ProfPattern<prof::StoreOp> {
+  using ProfPattern::ProfPattern;
+  LogicalResult matchAndRewrite(prof::StoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Layout> l = readLayout(op, numWarps);
+    if (failed(l))
+      return failure();
+    Location loc = op.getLoc();
+    auto i64 = rewriter.getI64Type();
+    Value now = counter(rewriter, loc, *l);
+    if (!now)
+      return unsupported(op);
+    auto [tid, lane, warp] = ids(rewriter, loc);
+    (void)tid;
+    Value base = buffer(rewriter, loc, op, *l);
+    Value countPtr = at(rewriter, loc, base,
+                        LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.countsOffset()),
+                                            LLVM::ShlOp::create(rewriter, loc, warp, i32Val(rewriter, loc, 2))));
+    Value count = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), countPtr);
+    int64_t cap = l->rings.recordsPerWarp;
+    Value slot = llvm::isPowerOf2_64(cap)
+                     ? LLVM::AndOp::create(rewriter, loc, count, i32Val(rewriter, loc, cap - 1)).getResult()
+                     : LLVM::URemOp::create(rewriter, loc, count, i32Val(rewriter, loc, cap)).getResult();
+    // ringsOffset + (warp * cap + slot) * 8
+    Value index = LLVM::AddOp::create(rewriter, loc,
+                                      LLVM::MulOp::create(rewriter, loc, warp, i32Val(rewriter, loc, cap)), slot);
+    Value byteOff = LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.ringsOffset()),
+                                        LLVM::ShlOp::create(rewriter, loc, index, i32Val(rewriter, loc, 3)));
+    // word0 (scope id << 1 | end) in the low half, the counter in the high one.
+    int64_t word0 = (int64_t(op.getScopeId()) << 1) | (op.getIsEnd() ? 1 : 0);
+    Value record = LLVM::OrOp::create(
+        rewriter, loc, LLVM::ConstantOp::create(rewriter, loc, i64, word0),
+        LLVM::ShlOp::create(rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, now),
+                            LLVM::ConstantOp::create(rewriter, loc, i64, 32)));
+    Value leader = isZero(rewriter, loc, lane);
+    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, byteOff), record, leader);
+    ti.storeSharedPredicated(rewriter, loc, countPtr,
+                             LLVM::AddOp::create(rewriter, loc, count, i32Val(rewriter, loc, 1)), leader);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
+  using ProfPattern::ProfPattern;
+  LogicalResult matchAndRewrite(prof::FinalizeOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Layout> l = readLayout(op, numWarps);
+    if (failed(l))
+      return failure();
+    Location loc = op.getLoc();
+    auto fn = op->getParentOfType<LLVM::LLVMFuncOp>();
+    auto argIndex = fn ? fn->getAttrOfType<IntegerAttr>(kProfileArgAttr) : IntegerAttr();
+    if (!argIndex || fn.getBody().empty())
+      return op.emitOpError("is not in a kernel that takes a profile buffer (prof.finalize belongs "
+                            "before the returns of kernels)");
+    Value globalBase = fn.getBody().front().getArgument(argIndex.getInt());
+    auto i64 = rewriter.getI64Type();
+    // Every warp's records are in; the header's end fields.
+    ti.barrier(rewriter, loc);
+    Value end = ti.globalTimer(rewriter, loc), clock = ti.cycleCounter(rewriter, loc);
+    if (!end || !clock)
+      return unsupported(op);
+    auto [tid, lane, warp] = ids(rewriter, loc);
+    (void)lane;
+    (void)warp;
+    Value base = buffer(rewriter, loc, op, *l);
+    Value first = isZero(rewriter, loc, tid);
+    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 8), end, first);
+    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 20), clock, first);
+    ti.barrier(rewriter, loc);
+    // This program's slice: linear program index x + nx * (y + ny * z).
+    auto ext = [&](Value v) { return LLVM::ZExtOp::create(rewriter, loc, i64, v).getResult(); };
+    Value x = ext(ti.programId(rewriter, loc, 0)), y = ext(ti.programId(rewriter, loc, 1)),
+          z = ext(ti.programId(rewriter, loc, 2));
+    Value nx = ext(ti.numPrograms(rewriter, loc, 0)), ny = ext(ti.numPrograms(rewriter, loc, 1));
+    Value linear = LLVM::AddOp::create(
+        rewriter, loc, x,
+        LLVM::MulOp::create(rewriter, loc, nx,
+                            LLVM::AddOp::create(rewriter, loc, y, LLVM::MulOp::create(rewriter, loc, ny, z))));
+    int64_t bytes = l->rings.bytes();
+    Value slice = LLVM::GEPOp::create(
+        rewriter, loc, globalBase.getType(), rewriter.getI8Type(), globalBase,
+        ValueRange{LLVM::MulOp::create(rewriter, loc, linear, LLVM::ConstantOp::create(rewriter, loc, i64, bytes))});
+    // for (i = tid; i < bytes / 8; i += threads) slice[i] = buffer[i] (8 bytes each)
+    int64_t chunks = bytes / 8, threads = int64_t(numWarps) * ti.getWarpSize();
+    Block *before = rewriter.getInsertionBlock();
+    Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+    Block *header = rewriter.createBlock(after, {rewriter.getI32Type()}, {loc});
+    Block *body = rewriter.createBlock(after);
+    rewriter.setInsertionPointToEnd(before);
+    LLVM::BrOp::create(rewriter, loc, ValueRange{tid}, header);
+    rewriter.setInsertionPointToStart(header);
+    Value i = header->getArgument(0);
+    Value more = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, i, i32Val(rewriter, loc, chunks));
+    LLVM::CondBrOp::create(rewriter, loc, more, body, after);
+    rewriter.setInsertionPointToStart(body);
+    Value off = LLVM::ShlOp::create(rewriter, loc, i, i32Val(rewriter, loc, 3));
+    Value v = LLVM::LoadOp::create(rewriter, loc, i64, at(rewriter, loc, base, off));
+    LLVM::StoreOp::create(rewriter, loc, v,
+                          LLVM::GEPOp::create(rewriter, loc, globalBase.getType(), rewriter.getI8Type(), slice,
+                                              ValueRange{LLVM::ZExtOp::create(rewriter, loc, i64, off)}));
+    LLVM::BrOp::create(rewriter, loc,
+                       ValueRange{LLVM::AddOp::create(rewriter, loc, i, i32Val(rewriter, loc, threads))}, header);
+    rewriter.setInsertionPoint(op);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tessera::populateProfOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
+                                                 RewritePatternSet &patterns, int numWarps) {
+  patterns.add<InitConversion, StoreConversion, FinalizeConversion>(typeConverter, numWarps);
+}

@@ -1,0 +1,156 @@
+//===- LowerRecords.cpp - scope records to a circular buffer ----------------===//
+
+#include "tessera/Dialect/Prof/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "tessera/Dialect/TT/IR/Dialect.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/JSON.h"
+
+#include <algorithm>
+
+namespace mlir::tessera {
+#define GEN_PASS_DEF_PROFLOWERRECORDS
+#include "tessera/Dialect/Prof/Transforms/Passes.h.inc"
+} // namespace mlir::tessera
+
+using namespace mlir;
+using namespace mlir::tessera;
+
+namespace {
+
+constexpr int64_t kDefaultMaxShared = 48 * 1024;
+constexpr int64_t kDefaultBufferBytes = 16 * 1024;
+
+/// The first file location in `loc`, if any.
+std::optional<FileLineColLoc> fileLoc(Location loc) {
+  std::optional<FileLineColLoc> found;
+  loc->walk([&](Location l) {
+    if (auto f = dyn_cast<FileLineColLoc>(l)) {
+      found = f;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+struct ProfLowerRecordsPass
+    : public mlir::tessera::impl::ProfLowerRecordsBase<ProfLowerRecordsPass> {
+  using ProfLowerRecordsBase::ProfLowerRecordsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<prof::RecordOp> records;
+    module.walk([&](prof::RecordOp r) { records.push_back(r); });
+    if (records.empty())
+      return;
+    if (failed(prof::checkScopes(module)))
+      return signalPassFailure();
+    MLIRContext *ctx = &getContext();
+    auto i32 = IntegerType::get(ctx, 32);
+
+    // What the records hold.
+    std::string what = metric;
+    if (what.empty())
+      if (auto m = module->getAttrOfType<StringAttr>("prof.metric"))
+        what = m.getValue().str();
+    if (what.empty())
+      what = "cycle";
+    if (what != "cycle" && what != "time") {
+      module.emitError() << "unknown profiling metric '" << what << "' (cycle or time)";
+      return signalPassFailure();
+    }
+
+    // Scope ids in order of first appearance, and the table the host reads.
+    llvm::MapVector<StringRef, prof::RecordOp> firstOf;
+    for (prof::RecordOp r : records)
+      firstOf.insert({r.getName(), r});
+    llvm::json::Array table;
+    for (auto &[name, r] : firstOf) {
+      llvm::json::Object entry{{"name", name.str()}};
+      if (auto fn = r->getParentOfType<tt::FuncOp>())
+        entry["function"] = fn.getSymName().str();
+      if (auto f = fileLoc(r.getLoc())) {
+        entry["file"] = f->getFilename().str();
+        entry["line"] = int64_t(f->getLine());
+      }
+      table.push_back(std::move(entry));
+    }
+
+    // The buffer: after the shared memory the module uses.
+    int64_t numWarps = 4;
+    if (auto w = module->getAttrOfType<IntegerAttr>("ttg.num-warps"))
+      numWarps = w.getInt();
+    int64_t used = 0;
+    if (auto s = module->getAttrOfType<IntegerAttr>("ttg.shared"))
+      used = s.getInt();
+    int64_t offset = (used + 15) / 16 * 16;
+    int64_t limit = maxShared > 0 ? int64_t(maxShared) : kDefaultMaxShared;
+    int64_t bytes;
+    std::optional<int64_t> asked;
+    if (bufferBytes > 0)
+      asked = bufferBytes;
+    else if (auto b = module->getAttrOfType<IntegerAttr>("prof.buffer_bytes"))
+      asked = b.getInt();
+    if (asked) {
+      bytes = *asked;
+      if (bytes <= 0 || offset + bytes > limit) {
+        module.emitError() << "a profile buffer of " << bytes << " bytes does not fit: the kernel uses "
+                           << used << " of the " << limit
+                           << " bytes of shared memory a program may have";
+        return signalPassFailure();
+      }
+    } else {
+      bytes = std::min(limit - offset, kDefaultBufferBytes);
+    }
+    int64_t fit = prof::ProfileLayout::recordsThatFit(bytes, numWarps);
+    if (fit < 1) {
+      prof::ProfileLayout one{numWarps, 1};
+      records.front().emitError()
+          << "profiling scopes need at least " << one.bytes()
+          << " bytes of shared memory for " << numWarps << " warps, but the kernel uses " << used
+          << " of the " << limit << " bytes a program may have; use fewer stages or smaller blocks, "
+          << "or profile without scopes (mode=\"kernels\")";
+      return signalPassFailure();
+    }
+    prof::ProfileLayout layout{numWarps, fit};
+
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    os << llvm::json::Value(std::move(table));
+    module->setAttr("prof.smem_offset", IntegerAttr::get(i32, offset));
+    module->setAttr("prof.records_per_warp", IntegerAttr::get(i32, layout.recordsPerWarp));
+    module->setAttr("prof.bytes_per_program", IntegerAttr::get(i32, layout.bytes()));
+    module->setAttr("prof.metric", StringAttr::get(ctx, what));
+    module->setAttr("prof.scopes", StringAttr::get(ctx, json));
+    module->setAttr("ttg.shared", IntegerAttr::get(i32, offset + layout.bytes()));
+
+    // The records become stores into the rings.
+    int idx = 0;
+    llvm::StringMap<int> ids;
+    for (auto &entry : firstOf)
+      ids[entry.first] = idx++;
+    for (prof::RecordOp r : records) {
+      OpBuilder b(r);
+      auto store = prof::StoreOp::create(b, r.getLoc(), b.getI32IntegerAttr(ids[r.getName()]),
+                                         r.getIsEnd() ? b.getUnitAttr() : UnitAttr());
+      (void)store;
+      r.erase();
+    }
+
+    // Kernels set the rings up on entry and copy them out before returning.
+    module.walk([&](tt::FuncOp fn) {
+      if (!fn.isPublic() || fn.isNoInline() || fn.getBody().empty())
+        return;
+      OpBuilder b = OpBuilder::atBlockBegin(&fn.getBody().front());
+      prof::InitOp::create(b, fn.getLoc());
+      fn.walk([&](tt::ReturnOp ret) {
+        OpBuilder rb(ret);
+        prof::FinalizeOp::create(rb, ret.getLoc());
+      });
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,188 @@
+"""Compile-only tests of intra-kernel profiling scopes (tessera.profiler.language, no GPU): with
+instrumentation on (TESSERA_PROFILE_SCOPES=1, as a session of mode "scopes" does) a kernel's
+scopes become prof.record ops, a buffer in the shared memory left free, records in PTX and a
+hidden profile-buffer parameter, and kernel.metadata["profile"] describes the buffer; with it
+off the code is that of the kernel without scopes. Scope mistakes are CompilationErrors at the
+user's line."""
+import re
+
+import pytest
+
+import tessera
+import tessera.language as tl
+import tessera.profiler.language as pl
+from tessera import CompilationError
+
+
+@pytest.fixture
+def scopes_on(monkeypatch):
+    monkeypatch.setenv("TESSERA_PROFILE_SCOPES", "1")
+
+
+@tessera.jit
+def scoped_add(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    with pl.scope("load"):
+        x = tl.load(x_ptr + offs, mask=offs < n)
+    pl.enter_scope("compute")
+    x = x * 2.0 + 1.0
+    pl.exit_scope("compute")
+    with pl.scope("store"):
+        tl.store(y_ptr + offs, x, mask=offs < n)
+
+
+@tessera.jit
+def plain_add(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    x = x * 2.0 + 1.0
+    tl.store(y_ptr + offs, x, mask=offs < n)
+
+
+SIG = {"x_ptr": "*fp32:16", "y_ptr": "*fp32:16", "n": "i32"}
+
+
+def compile_add(kernel=scoped_add, target="cuda:90", **kw):
+    return tessera.compile(kernel, signature=SIG, constexprs={"BLOCK": 1024}, target=target, **kw)
+
+
+def _code(ptx, name):
+    """PTX without its debug lines and with the kernel's name neutral."""
+    lines = [ln for ln in ptx.splitlines() if not ln.lstrip().startswith((".loc", ".file", "//"))]
+    text = "\n".join(lines)
+    text = re.sub(r"\.section\s+\.debug\w*\s*\{.*?\n\s*\}", "", text, flags=re.S)
+    return text.replace(name, "KERNEL")
+
+
+def test_scopes_off_compile_to_nothing():
+    k, ref = compile_add(), compile_add(plain_add)
+    assert "profile" not in k.metadata and "prof." not in k.asm["ttir"]
+    assert _code(k.asm["ptx"], "scoped_add") == _code(ref.asm["ptx"], "plain_add")
+    assert k.metadata["shared"] == ref.metadata["shared"]
+
+
+def test_scopes_on_become_records(scopes_on):
+    k = compile_add()
+    ttir, ptx, meta = k.asm["ttir"], k.asm["ptx"], k.metadata
+    assert ttir.count('prof.record start "load"') == 1 and ttir.count('prof.record end "store"') == 1
+    prof = meta["profile"]
+    assert [s["name"] for s in prof["scopes"]] == ["load", "compute", "store"]
+    assert all(s["function"] == "scoped_add" and s["file"].endswith("test_profile_compile.py") for s in prof["scopes"])
+    assert prof["scopes"][1]["line"] == prof["scopes"][0]["line"] + 2
+    # 4 warps, 16 KiB at most: header 32 + counts 16 + 4 rings of 510 8-byte records
+    assert prof["num_warps"] == 4 and prof["records_per_warp"] == 510 and prof["bytes_per_program"] == 16368
+    assert prof["metric"] == "cycle" and meta["shared"] >= 16368
+    # the profile buffer: one more .param after the 3 arguments
+    assert "scoped_add_param_3" in ptx and "scoped_add_param_4" not in ptx
+    assert ptx.count("%globaltimer") == 2 and "%smid" in ptx
+    # 6 records, each a clock read and a predicated 64-bit shared store (plus entry and exit)
+    assert ptx.count("%clock;") >= 6 + 2
+    assert len(re.findall(r"@%p\d+ st\.shared\.b64", ptx)) >= 6
+    assert "bar.sync" in ptx
+
+
+def test_instrumentation_is_part_of_the_key(monkeypatch):
+    off = compile_add()
+    monkeypatch.setenv("TESSERA_PROFILE_SCOPES", "1")
+    on = compile_add()
+    assert "profile" not in off.metadata and "profile" in on.metadata
+
+
+def test_metric_and_buffer_size_from_the_environment(scopes_on, monkeypatch):
+    monkeypatch.setenv("TESSERA_PROFILE_METRIC", "time")
+    monkeypatch.setenv("TESSERA_PROFILE_BUFFER_BYTES", "2048")
+    prof = compile_add().metadata["profile"]
+    assert prof["metric"] == "time" and prof["records_per_warp"] == 62 and prof["bytes_per_program"] == 2032
+    monkeypatch.setenv("TESSERA_PROFILE_METRIC", "instructions")
+    with pytest.raises(ValueError, match="TESSERA_PROFILE_METRIC"):
+        compile_add()
+
+
+@tessera.jit(noinline=True)
+def scoped_helper(x_ptr, offs, n):
+    with pl.scope("helper_load"):
+        v = tl.load(x_ptr + offs, mask=offs < n)
+    return v
+
+
+@tessera.jit
+def calls_scoped_helper(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    with pl.scope("kernel"):
+        v = scoped_helper(x_ptr, offs, n)
+        tl.store(y_ptr + offs, v, mask=offs < n)
+
+
+def test_scopes_in_noinline_functions(scopes_on):
+    k = compile_add(calls_scoped_helper)
+    prof = k.metadata["profile"]
+    assert {s["name"]: s["function"] for s in prof["scopes"]} == {"helper_load": "scoped_helper",
+                                                                  "kernel": "calls_scoped_helper"}
+    ptx = k.asm["ptx"]
+    helper = ptx[ptx.index(".func"):ptx.index(".entry")] if ptx.index(".func") < ptx.index(".entry") else \
+        ptx[ptx.index(".func"):]
+    # the callee records into the kernel's rings: clock reads and shared stores, no buffer argument
+    assert "%clock;" in helper and "st.shared.b64" in helper and "%globaltimer" not in helper
+
+
+def test_amd_cdna_compiles_scopes(scopes_on):
+    k = compile_add(target="hip:gfx942")
+    assert "s_memtime" in k.asm["amdgcn"] and "s_memrealtime" in k.asm["amdgcn"]
+    assert k.metadata["profile"]["num_warps"] == 4
+
+
+def _error(kernel, match):
+    with pytest.raises(CompilationError, match=match) as e:
+        tessera.compile(kernel, signature={"x_ptr": "*fp32"}, target="cuda:90")
+    return e.value
+
+
+def test_unmatched_scopes_are_errors_at_the_line(scopes_on):
+    @tessera.jit
+    def unended(x_ptr):
+        pl.enter_scope("a")
+        tl.store(x_ptr, 1.0)
+
+    err = _error(unended, "scope 'a' is still open when the function returns")
+    assert err.src_line.strip() == 'pl.enter_scope("a")'
+
+    @tessera.jit
+    def crossed(x_ptr):
+        pl.enter_scope("a")
+        pl.enter_scope("b")
+        pl.exit_scope("a")
+        pl.exit_scope("b")
+
+    _error(crossed, "ends scope 'a' while scope 'b'")
+
+    @tessera.jit
+    def one_branch(x_ptr):
+        v = tl.load(x_ptr)
+        if v > 0:
+            pl.enter_scope("a")
+        pl.exit_scope("a")
+
+    _error(one_branch, "leave different profiling scopes open")
+
+
+def test_scope_syntax_errors():
+    @tessera.jit
+    def returns_inside(x_ptr):
+        with pl.scope("a"):
+            return
+
+    _error(returns_inside, "return inside profiling scope 'a'")
+
+    @tessera.jit
+    def other_with(x_ptr):
+        with tl.program_id(0):
+            tl.store(x_ptr, 1.0)
+
+    _error(other_with, "not supported in kernels except around a profiling scope")
+
+    @tessera.jit
+    def bad_name(x_ptr):
+        pl.enter_scope(3)
+        pl.exit_scope(3)
+
+    _error(bad_name, "name must be a str")

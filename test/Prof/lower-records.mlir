@@ -1,0 +1,129 @@
+// RUN: tessera-opt %s -split-input-file -verify-diagnostics --prof-lower-records="max-shared=232448" | FileCheck %s
+
+// The buffer goes after the shared memory the kernel uses (aligned to 16),
+// 16 KiB at most: 4 warps, header 32 + counts 16, 511 records fit, 256 (a
+// bytes each, as many as fit: 48 + 4 * 510 * 8 = 16368 bytes. Scope ids follow
+// first appearance; the table names function and line. The callee's records
+// use the same rings; only the kernel sets them up and copies them out.
+// CHECK: module attributes {prof.bytes_per_program = 16368 : i32, prof.metric = "cycle", prof.records_per_warp = 510 : i32
+// CHECK-SAME: prof.scopes = "[{\22function\22:\22callee\22,\22name\22:\22inner\22},{\22function\22:\22k\22,\22name\22:\22outer\22}]"
+// CHECK-SAME: prof.smem_offset = 1024 : i32
+// CHECK-SAME: ttg.shared = 17392 : i32
+module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 1016 : i32} {
+  // CHECK-LABEL: tt.func private @callee
+  // CHECK-NOT: prof.init
+  // CHECK: prof.store {scope_id = 0 : i32}
+  // CHECK-NEXT: prof.store {isEnd, scope_id = 0 : i32}
+  // CHECK-NOT: prof.finalize
+  // CHECK: tt.return
+  tt.func private @callee() attributes {noinline = true} {
+    prof.record start "inner" loc(unknown)
+    prof.record end "inner" loc(unknown)
+    tt.return
+  }
+  // CHECK-LABEL: tt.func public @k
+  // CHECK-NEXT: prof.init
+  // CHECK: prof.store {scope_id = 1 : i32}
+  // CHECK: tt.call @callee
+  // CHECK: prof.store {isEnd, scope_id = 1 : i32}
+  // CHECK-NEXT: prof.finalize
+  // CHECK-NEXT: tt.return
+  tt.func public @k(%c: i1) {
+    prof.record start "outer" loc(unknown)
+    tt.call @callee() : () -> ()
+    prof.record end "outer" loc(unknown)
+    tt.return
+  }
+}
+
+// -----
+
+// Nearly full shared memory: what is left (2448 bytes) holds 75 records per
+// warp.
+// CHECK: module attributes {prof.bytes_per_program = 2448 : i32
+// CHECK-SAME: prof.records_per_warp = 75 : i32
+// CHECK-SAME: prof.smem_offset = 230000 : i32
+// CHECK-SAME: ttg.shared = 232448 : i32
+module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 230000 : i32} {
+  tt.func public @nearly_full() {
+    prof.record start "a"
+    prof.record end "a"
+    tt.return
+  }
+}
+
+// -----
+
+// A module without records is left alone.
+// CHECK: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 64 : i32} {
+// CHECK-NEXT: tt.func public @plain
+// CHECK-NEXT: tt.return
+module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 64 : i32} {
+  tt.func public @plain() {
+    tt.return
+  }
+}
+
+// -----
+
+// Early returns: a copy-out before each.
+// CHECK-LABEL: @two_returns
+// CHECK: prof.finalize
+// CHECK-NEXT: tt.return
+// CHECK: prof.finalize
+// CHECK-NEXT: tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @two_returns(%c: i1) {
+    cf.cond_br %c, ^a, ^b
+  ^a:
+    prof.record start "x"
+    prof.record end "x"
+    tt.return
+  ^b:
+    tt.return
+  }
+}
+
+// -----
+
+module attributes {"ttg.num-warps" = 8 : i32, ttg.shared = 232400 : i32} {
+  tt.func public @full() {
+    // expected-error @+1 {{profiling scopes need at least 128 bytes of shared memory for 8 warps, but the kernel uses 232400 of the 232448 bytes a program may have; use fewer stages or smaller blocks, or profile without scopes (mode="kernels")}}
+    prof.record start "a"
+    prof.record end "a"
+    tt.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{a profile buffer of 100000 bytes does not fit: the kernel uses 200000 of the 232448 bytes of shared memory a program may have}}
+module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 200000 : i32, prof.buffer_bytes = 100000 : i32} {
+  tt.func public @too_big() {
+    prof.record start "a"
+    prof.record end "a"
+    tt.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{unknown profiling metric 'instructions' (cycle or time)}}
+module attributes {"ttg.num-warps" = 4 : i32, prof.metric = "instructions"} {
+  tt.func public @bad_metric() {
+    prof.record start "a"
+    prof.record end "a"
+    tt.return
+  }
+}
+
+// -----
+
+// The scopes are checked first.
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @unmatched() {
+    // expected-error @+1 {{ends scope 'a', which is not open here}}
+    prof.record end "a"
+    tt.return
+  }
+}
