@@ -21,16 +21,25 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 1016 : i32} {
     prof.record end "inner" loc(unknown)
     tt.return
   }
+  tt.func private @quiet() attributes {noinline = true} {
+    tt.return
+  }
+  // The kernel keeps its counts in registers: they go to shared memory
+  // around a call of a function that records, not around other calls.
   // CHECK-LABEL: tt.func public @k
   // CHECK-NEXT: prof.init
   // CHECK: prof.store {scope_id = 1 : i32}
-  // CHECK: tt.call @callee
-  // CHECK: prof.store {isEnd, scope_id = 1 : i32}
+  // CHECK-NEXT: prof.count_to_shared
+  // CHECK-NEXT: tt.call @callee
+  // CHECK-NEXT: prof.count_from_shared
+  // CHECK-NEXT: tt.call @quiet
+  // CHECK-NEXT: prof.store {isEnd, scope_id = 1 : i32}
   // CHECK-NEXT: prof.finalize
   // CHECK-NEXT: tt.return
   tt.func public @k(%c: i1) {
     prof.record start "outer" loc(unknown)
     tt.call @callee() : () -> ()
+    tt.call @quiet() : () -> ()
     prof.record end "outer" loc(unknown)
     tt.return
   }

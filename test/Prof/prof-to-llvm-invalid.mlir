@@ -21,3 +21,15 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", prof.smem_
     tt.return
   }
 }
+
+// -----
+
+// The count ops belong in kernels that prof.init set up.
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", prof.smem_offset = 0 : i32, prof.records_per_warp = 4 : i32} {
+  tt.func private @helper() attributes {noinline = true} {
+    // expected-error @+2 {{'prof.count_to_shared' op is not in a kernel with profiling records}}
+    // expected-error @+1 {{failed to legalize operation 'prof.count_to_shared'}}
+    prof.count_to_shared
+    tt.return
+  }
+}

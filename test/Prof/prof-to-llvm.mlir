@@ -18,7 +18,23 @@
 // CHECK: "mov.u64 $0, %globaltimer;"
 // CHECK: "mov.u32 $0, %clock;"
 // CHECK: "mov.u32 $0, %smid;"
-// CHECK: llvm.call @callee()
+// The kernel's count and slot: allocas (registers after mem2reg), published
+// to shared memory around the call of a function that records.
+// CHECK: %[[CNT:.*]] = llvm.alloca %{{.*}} x i32
+// CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i32
+// CHECK: "mov.u32 $0, %clock;"
+// CHECK: llvm.load %[[CNT]] : !llvm.ptr -> i32
+// CHECK: llvm.load %[[SLOT]] : !llvm.ptr -> i32
+// CHECK: "@$2 st.shared.b64 [ $0 + 0 ], $1;"
+// CHECK: llvm.store %{{.*}}, %[[CNT]]
+// CHECK: llvm.select
+// CHECK: llvm.store %{{.*}}, %[[SLOT]]
+// CHECK: %[[PUB:.*]] = llvm.load %[[CNT]] : !llvm.ptr -> i32
+// CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "l,r,b,~{memory}" %{{.*}}, %[[PUB]]
+// CHECK-NEXT: llvm.call @callee()
+// CHECK: %[[BACK:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK-NEXT: llvm.store %[[BACK]], %[[CNT]]
+// CHECK: llvm.urem %[[BACK]]
 // CHECK: nvvm.barrier
 // CHECK: "mov.u64 $0, %globaltimer;"
 // CHECK: nvvm.barrier

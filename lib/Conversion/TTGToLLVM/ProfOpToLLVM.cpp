@@ -12,7 +12,10 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "tessera/Conversion/TTGToLLVM/Utility.h"
 #include "tessera/Dialect/Prof/IR/Dialect.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <memory>
 
 using namespace mlir;
 using namespace mlir::tessera;
@@ -42,10 +45,36 @@ FailureOr<Layout> readLayout(Operation *op, int numWarps) {
   return l;
 }
 
+/// A kernel's record count and ring slot (per thread; lane 0's matter): two
+/// allocas that LLVM promotes to registers, made by prof.init.
+struct Counters {
+  llvm::DenseMap<Operation *, std::pair<Value, Value>> byKernel;
+};
+
 template <typename OpTy>
 struct ProfPattern : public TesseraOpToLLVMPattern<OpTy> {
-  ProfPattern(TesseraLLVMTypeConverter &tc, int numWarps)
-      : TesseraOpToLLVMPattern<OpTy>(tc), ti(tc.getTargetInfo()), numWarps(numWarps) {}
+  ProfPattern(TesseraLLVMTypeConverter &tc, int numWarps, std::shared_ptr<Counters> counters)
+      : TesseraOpToLLVMPattern<OpTy>(tc), ti(tc.getTargetInfo()), numWarps(numWarps),
+        counters(std::move(counters)) {}
+
+  /// The register counters of the kernel holding `op`, or nulls (a noinline
+  /// function: the counts in shared memory).
+  std::pair<Value, Value> kernelCounters(Operation *op) const {
+    auto fn = op->getParentOfType<LLVM::LLVMFuncOp>();
+    auto it = fn ? counters->byKernel.find(fn) : counters->byKernel.end();
+    return it == counters->byKernel.end() ? std::pair<Value, Value>{} : it->second;
+  }
+  /// This warp's count in shared memory.
+  Value countAddress(OpBuilder &b, Location loc, Value base, Value warp, const Layout &l) const {
+    return at(b, loc, base,
+              LLVM::AddOp::create(b, loc, i32Val(b, loc, l.rings.countsOffset()),
+                                  LLVM::ShlOp::create(b, loc, warp, i32Val(b, loc, 2))));
+  }
+  Value slotOf(OpBuilder &b, Location loc, Value count, int64_t cap) const {
+    return llvm::isPowerOf2_64(cap)
+               ? LLVM::AndOp::create(b, loc, count, i32Val(b, loc, cap - 1)).getResult()
+               : LLVM::URemOp::create(b, loc, count, i32Val(b, loc, cap)).getResult();
+  }
 
   Value buffer(OpBuilder &b, Location loc, Operation *op, const Layout &l) const {
     return getModuleSharedMemoryAddress(b, loc, op->getParentOfType<ModuleOp>(), ti, l.smemOffset);
@@ -82,6 +111,7 @@ struct ProfPattern : public TesseraOpToLLVMPattern<OpTy> {
 
   const TargetInfoBase &ti;
   int numWarps;
+  std::shared_ptr<Counters> counters;
 };
 
 struct InitConversion : public ProfPattern<prof::InitOp> {
@@ -98,11 +128,20 @@ struct InitConversion : public ProfPattern<prof::InitOp> {
       return unsupported(op);
     auto [tid, lane, warp] = ids(rewriter, loc);
     Value base = buffer(rewriter, loc, op, *l);
-    // This warp's ring is empty.
-    Value count = at(rewriter, loc, base,
-                     LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.countsOffset()),
-                                         LLVM::ShlOp::create(rewriter, loc, warp, i32Val(rewriter, loc, 2))));
+    // This warp's ring is empty: its count in shared memory and, in a kernel,
+    // in registers (count and slot).
+    Value count = countAddress(rewriter, loc, base, warp, *l);
     ti.storeSharedPredicated(rewriter, loc, count, i32Val(rewriter, loc, 0), isZero(rewriter, loc, lane));
+    auto fn = op->getParentOfType<LLVM::LLVMFuncOp>();
+    if (fn && fn->hasAttr(kProfileArgAttr)) {
+      auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), ti.getPrivateAddressSpace());
+      Value one = i32Val(rewriter, loc, 1);
+      Value cnt = LLVM::AllocaOp::create(rewriter, loc, ptrTy, rewriter.getI32Type(), one, 4);
+      Value slot = LLVM::AllocaOp::create(rewriter, loc, ptrTy, rewriter.getI32Type(), one, 4);
+      LLVM::StoreOp::create(rewriter, loc, i32Val(rewriter, loc, 0), cnt);
+      LLVM::StoreOp::create(rewriter, loc, i32Val(rewriter, loc, 0), slot);
+      counters->byKernel[fn] = {cnt, slot};
+    }
     // The header's start fields.
     Value first = isZero(rewriter, loc, tid);
     ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 0), start, first);
@@ -130,14 +169,20 @@ struct StoreConversion : public ProfPattern<prof::StoreOp> {
     auto [tid, lane, warp] = ids(rewriter, loc);
     (void)tid;
     Value base = buffer(rewriter, loc, op, *l);
-    Value countPtr = at(rewriter, loc, base,
-                        LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.countsOffset()),
-                                            LLVM::ShlOp::create(rewriter, loc, warp, i32Val(rewriter, loc, 2))));
-    Value count = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), countPtr);
     int64_t cap = l->rings.recordsPerWarp;
-    Value slot = llvm::isPowerOf2_64(cap)
-                     ? LLVM::AndOp::create(rewriter, loc, count, i32Val(rewriter, loc, cap - 1)).getResult()
-                     : LLVM::URemOp::create(rewriter, loc, count, i32Val(rewriter, loc, cap)).getResult();
+    auto i32 = rewriter.getI32Type();
+    auto [cntVar, slotVar] = kernelCounters(op);
+    Value countPtr, count, slot;
+    if (cntVar) {
+      // A kernel: count and slot in registers (no shared-memory round trip on
+      // the warp's path).
+      count = LLVM::LoadOp::create(rewriter, loc, i32, cntVar);
+      slot = LLVM::LoadOp::create(rewriter, loc, i32, slotVar);
+    } else {
+      countPtr = countAddress(rewriter, loc, base, warp, *l);
+      count = LLVM::LoadOp::create(rewriter, loc, i32, countPtr);
+      slot = slotOf(rewriter, loc, count, cap);
+    }
     // ringsOffset + (warp * cap + slot) * 8
     Value index = LLVM::AddOp::create(rewriter, loc,
                                       LLVM::MulOp::create(rewriter, loc, warp, i32Val(rewriter, loc, cap)), slot);
@@ -151,8 +196,18 @@ struct StoreConversion : public ProfPattern<prof::StoreOp> {
                             LLVM::ConstantOp::create(rewriter, loc, i64, 32)));
     Value leader = isZero(rewriter, loc, lane);
     ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, byteOff), record, leader);
-    ti.storeSharedPredicated(rewriter, loc, countPtr,
-                             LLVM::AddOp::create(rewriter, loc, count, i32Val(rewriter, loc, 1)), leader);
+    Value next = LLVM::AddOp::create(rewriter, loc, count, i32Val(rewriter, loc, 1));
+    if (cntVar) {
+      LLVM::StoreOp::create(rewriter, loc, next, cntVar);
+      Value slotNext = LLVM::AddOp::create(rewriter, loc, slot, i32Val(rewriter, loc, 1));
+      Value wrapped = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, slotNext,
+                                           i32Val(rewriter, loc, cap));
+      LLVM::StoreOp::create(rewriter, loc,
+                            LLVM::SelectOp::create(rewriter, loc, wrapped, i32Val(rewriter, loc, 0), slotNext),
+                            slotVar);
+    } else {
+      ti.storeSharedPredicated(rewriter, loc, countPtr, next, leader);
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -173,7 +228,16 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
                             "before the returns of kernels)");
     Value globalBase = fn.getBody().front().getArgument(argIndex.getInt());
     auto i64 = rewriter.getI64Type();
-    // Every warp's records are in; the header's end fields.
+    // The kernel's counts (registers) to shared memory; every warp's records
+    // are in; the header's end fields.
+    if (auto [cntVar, slotVar] = kernelCounters(op); cntVar) {
+      (void)slotVar;
+      auto [t, lane0, warp0] = ids(rewriter, loc);
+      (void)t;
+      Value cnt = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), cntVar);
+      ti.storeSharedPredicated(rewriter, loc, countAddress(rewriter, loc, buffer(rewriter, loc, op, *l), warp0, *l),
+                               cnt, isZero(rewriter, loc, lane0));
+    }
     ti.barrier(rewriter, loc);
     Value end = ti.globalTimer(rewriter, loc), clock = ti.cycleCounter(rewriter, loc);
     if (!end || !clock)
@@ -225,9 +289,57 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
   }
 };
 
+/// Before a call that records: lane 0 writes the kernel's count to shared.
+struct CountToSharedConversion : public ProfPattern<prof::CountToSharedOp> {
+  using ProfPattern::ProfPattern;
+  LogicalResult matchAndRewrite(prof::CountToSharedOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Layout> l = readLayout(op, numWarps);
+    if (failed(l))
+      return failure();
+    auto [cntVar, slotVar] = kernelCounters(op);
+    if (!cntVar)
+      return op.emitOpError("is not in a kernel with profiling records (run prof-lower-records)");
+    Location loc = op.getLoc();
+    auto [tid, lane, warp] = ids(rewriter, loc);
+    (void)tid;
+    Value cnt = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), cntVar);
+    ti.storeSharedPredicated(rewriter, loc, countAddress(rewriter, loc, buffer(rewriter, loc, op, *l), warp, *l),
+                             cnt, isZero(rewriter, loc, lane));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// After a call that records: the count (and slot) back from shared.
+struct CountFromSharedConversion : public ProfPattern<prof::CountFromSharedOp> {
+  using ProfPattern::ProfPattern;
+  LogicalResult matchAndRewrite(prof::CountFromSharedOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Layout> l = readLayout(op, numWarps);
+    if (failed(l))
+      return failure();
+    auto [cntVar, slotVar] = kernelCounters(op);
+    if (!cntVar)
+      return op.emitOpError("is not in a kernel with profiling records (run prof-lower-records)");
+    Location loc = op.getLoc();
+    auto [tid, lane, warp] = ids(rewriter, loc);
+    (void)tid;
+    (void)lane;
+    Value cnt = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     countAddress(rewriter, loc, buffer(rewriter, loc, op, *l), warp, *l));
+    LLVM::StoreOp::create(rewriter, loc, cnt, cntVar);
+    LLVM::StoreOp::create(rewriter, loc, slotOf(rewriter, loc, cnt, l->rings.recordsPerWarp), slotVar);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tessera::populateProfOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
                                                  RewritePatternSet &patterns, int numWarps) {
-  patterns.add<InitConversion, StoreConversion, FinalizeConversion>(typeConverter, numWarps);
+  auto counters = std::make_shared<Counters>();
+  patterns.add<InitConversion, StoreConversion, FinalizeConversion, CountToSharedConversion,
+               CountFromSharedConversion>(typeConverter, numWarps, counters);
 }

@@ -54,6 +54,8 @@ public:
   /// The LLVM address space of global and of shared memory.
   virtual unsigned getGlobalAddressSpace() const = 0;
   virtual unsigned getSharedAddressSpace() const = 0;
+  /// The address space of a thread's private memory (allocas).
+  virtual unsigned getPrivateAddressSpace() const { return 0; }
 
   /// i32 values of the program id / the number of programs along `axis`.
   virtual Value programId(OpBuilder &b, Location loc, int axis) const = 0;

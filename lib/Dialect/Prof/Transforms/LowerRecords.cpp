@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/JSON.h"
 
@@ -138,6 +139,33 @@ struct ProfLowerRecordsPass
       (void)store;
       r.erase();
     }
+
+    // Functions that record, directly or through calls: a kernel's calls to
+    // them publish its warps' counts (kept in registers) before and take
+    // them back after.
+    llvm::DenseSet<Operation *> recording;
+    for (prof::RecordOp r : records)
+      if (auto fn = r->getParentOfType<tt::FuncOp>())
+        recording.insert(fn);
+    for (bool changed = true; changed;) {
+      changed = false;
+      module.walk([&](tt::CallOp call) {
+        auto caller = call->getParentOfType<tt::FuncOp>();
+        auto callee = module.lookupSymbol<tt::FuncOp>(call.getCallee());
+        if (caller && callee && recording.contains(callee) && recording.insert(caller).second)
+          changed = true;
+      });
+    }
+    module.walk([&](tt::CallOp call) {
+      auto caller = call->getParentOfType<tt::FuncOp>();
+      auto callee = module.lookupSymbol<tt::FuncOp>(call.getCallee());
+      if (!caller || !caller.isPublic() || caller.isNoInline() || !callee || !recording.contains(callee))
+        return;
+      OpBuilder b(call);
+      prof::CountToSharedOp::create(b, call.getLoc());
+      b.setInsertionPointAfter(call);
+      prof::CountFromSharedOp::create(b, call.getLoc());
+    });
 
     // Kernels set the rings up on entry and copy them out before returning.
     module.walk([&](tt::FuncOp fn) {

@@ -130,6 +130,7 @@ public:
   int getWarpSize() const override { return info.waveSize; }
   unsigned getGlobalAddressSpace() const override { return 1; }
   unsigned getSharedAddressSpace() const override { return 3; }
+  unsigned getPrivateAddressSpace() const override { return 5; }
 
   // Profiling counters on CDNA (gfx9): s_memtime (the core clock) and
   // s_memrealtime (a constant 100 MHz clock, scaled to ns). RDNA has

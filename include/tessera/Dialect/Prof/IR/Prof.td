@@ -77,13 +77,42 @@ def Prof_StoreOp : Prof_Op<"store", [MemoryEffects<[MemRead<Prof_Buffer>, MemWri
   let description = [{
     Lane 0 of each warp writes `(scope_id << 1 | end, counter)` at slot
     `count % records_per_warp` of its warp's ring and increments the count
-    (a full ring wraps; the count tells how many records were lost).
+    (a full ring wraps; the count tells how many records were lost). In a
+    kernel the count and slot live in registers; in a `noinline` function,
+    in the shared-memory counts (see `prof.count_to_shared`).
 
     ```mlir
     prof.store {scope_id = 2 : i32, isEnd}
     ```
   }];
   let arguments = (ins I32Attr:$scope_id, UnitAttr:$isEnd);
+  let assemblyFormat = "attr-dict";
+}
+
+def Prof_CountToSharedOp : Prof_Op<"count_to_shared", [MemoryEffects<[MemWrite<Prof_Buffer>]>]> {
+  let summary = "publish a kernel's record count before a call that records";
+  let description = [{
+    A kernel keeps its warps' record counts in registers; a `noinline`
+    function that records reads and bumps the count in shared memory. Before
+    a call to such a function, lane 0 of each warp writes its count there.
+
+    ```mlir
+    prof.count_to_shared
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Prof_CountFromSharedOp : Prof_Op<"count_from_shared", [MemoryEffects<[MemRead<Prof_Buffer>]>]> {
+  let summary = "take a kernel's record count back after a call that records";
+  let description = [{
+    After a call to a `noinline` function that records, the kernel's warps
+    read their counts (and ring slots) back from shared memory.
+
+    ```mlir
+    prof.count_from_shared
+    ```
+  }];
   let assemblyFormat = "attr-dict";
 }
 
