@@ -5,7 +5,8 @@
 // module's shared memory. Entry: the count of each warp's ring is zeroed and
 // thread 0 writes start time, clock, SM and warps; a record: lane 0 appends
 // (id << 1 | end) | clock << 32 at slot count % 510 and bumps the count;
-// exit: barrier, end time and clock, barrier, the copy of 16368 / 8 chunks.
+// exit: barrier, end time and clock, barrier, the copy of header and counts
+// (the slice is 16368 bytes).
 // CHECK-LABEL: llvm.func internal @callee()
 // CHECK: "mov.u32 $0, %clock;"
 // CHECK: %[[COUNT:.*]] = llvm.load
@@ -41,6 +42,14 @@
 // CHECK: llvm.mlir.constant(16368 : i64)
 // CHECK: ^bb{{[0-9]+}}(%[[I:.*]]: i32):
 // CHECK: llvm.icmp "ult" %[[I]], %{{.*}} : i32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i64
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i64, !llvm.ptr<1>
+// Then each warp's records, min(count, 510) of them, by its lanes.
+// CHECK: %[[N:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK: %[[FITS:.*]] = llvm.icmp "ult" %[[N]], %[[CAP:.*]] : i32
+// CHECK: %[[MIN:.*]] = llvm.select %[[FITS]], %[[N]], %[[CAP]] : i1, i32
+// CHECK: ^bb{{[0-9]+}}(%[[J:.*]]: i32):
+// CHECK: llvm.icmp "ult" %[[J]], %[[MIN]] : i32
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i64
 // CHECK: llvm.store %{{.*}}, %{{.*}} : i64, !llvm.ptr<1>
 // CHECK: llvm.return

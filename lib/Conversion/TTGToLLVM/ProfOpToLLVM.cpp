@@ -70,6 +70,27 @@ struct ProfPattern : public TesseraOpToLLVMPattern<OpTy> {
               LLVM::AddOp::create(b, loc, i32Val(b, loc, l.rings.countsOffset()),
                                   LLVM::ShlOp::create(b, loc, warp, i32Val(b, loc, 2))));
   }
+  /// for (i = from; i < to; i += step) body(i), as blocks; leaves the
+  /// rewriter after the loop.
+  void emitLoop(ConversionPatternRewriter &rewriter, Location loc, Value from, Value to, int64_t step,
+                llvm::function_ref<void(Value)> body) const {
+    Block *before = rewriter.getInsertionBlock();
+    Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+    Block *header = rewriter.createBlock(after, {rewriter.getI32Type()}, {loc});
+    Block *bodyBlock = rewriter.createBlock(after);
+    rewriter.setInsertionPointToEnd(before);
+    LLVM::BrOp::create(rewriter, loc, ValueRange{from}, header);
+    rewriter.setInsertionPointToStart(header);
+    Value i = header->getArgument(0);
+    LLVM::CondBrOp::create(rewriter, loc,
+                           LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, i, to), bodyBlock,
+                           after);
+    rewriter.setInsertionPointToStart(bodyBlock);
+    body(i);
+    LLVM::BrOp::create(rewriter, loc, ValueRange{LLVM::AddOp::create(rewriter, loc, i, i32Val(rewriter, loc, step))},
+                       header);
+    rewriter.setInsertionPointToStart(after);
+  }
   Value slotOf(OpBuilder &b, Location loc, Value count, int64_t cap) const {
     return llvm::isPowerOf2_64(cap)
                ? LLVM::AndOp::create(b, loc, count, i32Val(b, loc, cap - 1)).getResult()
@@ -243,8 +264,6 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
     if (!end || !clock)
       return unsupported(op);
     auto [tid, lane, warp] = ids(rewriter, loc);
-    (void)lane;
-    (void)warp;
     Value base = buffer(rewriter, loc, op, *l);
     Value first = isZero(rewriter, loc, tid);
     ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 8), end, first);
@@ -263,26 +282,31 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
     Value slice = LLVM::GEPOp::create(
         rewriter, loc, globalBase.getType(), rewriter.getI8Type(), globalBase,
         ValueRange{LLVM::MulOp::create(rewriter, loc, linear, LLVM::ConstantOp::create(rewriter, loc, i64, bytes))});
-    // for (i = tid; i < bytes / 8; i += threads) slice[i] = buffer[i] (8 bytes each)
-    int64_t chunks = bytes / 8, threads = int64_t(numWarps) * ti.getWarpSize();
-    Block *before = rewriter.getInsertionBlock();
-    Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
-    Block *header = rewriter.createBlock(after, {rewriter.getI32Type()}, {loc});
-    Block *body = rewriter.createBlock(after);
-    rewriter.setInsertionPointToEnd(before);
-    LLVM::BrOp::create(rewriter, loc, ValueRange{tid}, header);
-    rewriter.setInsertionPointToStart(header);
-    Value i = header->getArgument(0);
-    Value more = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, i, i32Val(rewriter, loc, chunks));
-    LLVM::CondBrOp::create(rewriter, loc, more, body, after);
-    rewriter.setInsertionPointToStart(body);
-    Value off = LLVM::ShlOp::create(rewriter, loc, i, i32Val(rewriter, loc, 3));
-    Value v = LLVM::LoadOp::create(rewriter, loc, i64, at(rewriter, loc, base, off));
-    LLVM::StoreOp::create(rewriter, loc, v,
-                          LLVM::GEPOp::create(rewriter, loc, globalBase.getType(), rewriter.getI8Type(), slice,
-                                              ValueRange{LLVM::ZExtOp::create(rewriter, loc, i64, off)}));
-    LLVM::BrOp::create(rewriter, loc,
-                       ValueRange{LLVM::AddOp::create(rewriter, loc, i, i32Val(rewriter, loc, threads))}, header);
+    // Only what was written: header and counts by the program's threads, and
+    // each warp's records (min(count, C) of them) by its lanes, 8 bytes each.
+    auto copy = [&](Value byteOff) {
+      Value v = LLVM::LoadOp::create(rewriter, loc, i64, at(rewriter, loc, base, byteOff));
+      LLVM::StoreOp::create(rewriter, loc, v,
+                            LLVM::GEPOp::create(rewriter, loc, globalBase.getType(), rewriter.getI8Type(), slice,
+                                                ValueRange{LLVM::ZExtOp::create(rewriter, loc, i64, byteOff)}));
+    };
+    int64_t threads = int64_t(numWarps) * ti.getWarpSize(), cap = l->rings.recordsPerWarp;
+    // for (i = tid; i < ringsOffset / 8; i += threads) copy(i * 8)
+    emitLoop(rewriter, loc, tid, i32Val(rewriter, loc, l->rings.ringsOffset() / 8), threads,
+             [&](Value i) { copy(LLVM::ShlOp::create(rewriter, loc, i, i32Val(rewriter, loc, 3))); });
+    // for (i = lane; i < min(count[warp], C); i += warp size)
+    //   copy(ringsOffset + (warp * C + i) * 8)
+    Value count = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(),
+                                       countAddress(rewriter, loc, base, warp, *l));
+    Value capV = i32Val(rewriter, loc, cap);
+    Value n = LLVM::SelectOp::create(
+        rewriter, loc, LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, count, capV), count, capV);
+    Value ringBase = LLVM::MulOp::create(rewriter, loc, warp, capV);
+    emitLoop(rewriter, loc, lane, n, ti.getWarpSize(), [&](Value i) {
+      Value rec = LLVM::AddOp::create(rewriter, loc, ringBase, i);
+      copy(LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.ringsOffset()),
+                               LLVM::ShlOp::create(rewriter, loc, rec, i32Val(rewriter, loc, 3))));
+    });
     rewriter.setInsertionPoint(op);
     rewriter.eraseOp(op);
     return success();

@@ -127,19 +127,6 @@ struct ProfLowerRecordsPass
     module->setAttr("prof.scopes", StringAttr::get(ctx, json));
     module->setAttr("ttg.shared", IntegerAttr::get(i32, offset + layout.bytes()));
 
-    // The records become stores into the rings.
-    int idx = 0;
-    llvm::StringMap<int> ids;
-    for (auto &entry : firstOf)
-      ids[entry.first] = idx++;
-    for (prof::RecordOp r : records) {
-      OpBuilder b(r);
-      auto store = prof::StoreOp::create(b, r.getLoc(), b.getI32IntegerAttr(ids[r.getName()]),
-                                         r.getIsEnd() ? b.getUnitAttr() : UnitAttr());
-      (void)store;
-      r.erase();
-    }
-
     // Functions that record, directly or through calls: a kernel's calls to
     // them publish its warps' counts (kept in registers) before and take
     // them back after.
@@ -156,6 +143,19 @@ struct ProfLowerRecordsPass
           changed = true;
       });
     }
+    // The records become stores into the rings.
+    int idx = 0;
+    llvm::StringMap<int> ids;
+    for (auto &entry : firstOf)
+      ids[entry.first] = idx++;
+    for (prof::RecordOp r : records) {
+      OpBuilder b(r);
+      auto store = prof::StoreOp::create(b, r.getLoc(), b.getI32IntegerAttr(ids[r.getName()]),
+                                         r.getIsEnd() ? b.getUnitAttr() : UnitAttr());
+      (void)store;
+      r.erase();
+    }
+
     module.walk([&](tt::CallOp call) {
       auto caller = call->getParentOfType<tt::FuncOp>();
       auto callee = module.lookupSymbol<tt::FuncOp>(call.getCallee());
