@@ -274,14 +274,289 @@ class Session:
             k.errors.append("the launch did not return before stop() (its end was never reported)")
         if r.buffer is not None:
             try:
-                k.programs = decode.decode_buffer(_host_bytes(r.buffer), r.profile, r.grid)
+                k.records = _launch_records(r.buffer, r.profile, r.grid)
             except ValueError as e:
                 k.errors.append(f"profile buffer not decoded: {e}")
-            for p in k.programs:
-                if p.error:
-                    k.errors.append(f"program {p.pid}: {p.error}")
-            k.base_ns = _base_ns(k.programs)
+            else:
+                for i, why in k.records.errors():
+                    k.errors.append(f"program {decode.pid_of(i, k.records.grid)}: {why}")
         return k
+
+
+def _launch_records(buf, profile, grid):
+    """A launch's decode.LaunchRecords from its profile buffer. A buffer on the device is copied
+    in two parts: the slices' headers and counts, then only the ring slots some warp used (a
+    kernel that records a few scopes leaves most of each ring untouched)."""
+    if isinstance(buf, (bytes, bytearray, memoryview)) or hasattr(buf, "__array_interface__"):
+        return decode.LaunchRecords(buf, profile, grid)
+    prof = decode.check_profile(profile)
+    n = decode.grid_size(decode._grid3(grid))
+    W, C, bpp = prof["num_warps"], prof["records_per_warp"], prof["bytes_per_program"]
+    flat = buf.reshape(-1)
+    if flat.numel() * flat.element_size() < n * bpp:
+        raise ValueError(f"the profile buffer has {flat.numel() * flat.element_size()} bytes, less than grid size "
+                         f"{n} × bytes_per_program {bpp} = {n * bpp}")
+    import torch
+    slices = flat.view(torch.uint8)[:n * bpp].view(n, bpp)
+    off = decode.records_offset(W)
+    heads = slices[:, :off].cpu().numpy()
+    k = decode.slots_in_use(heads, prof)
+    rings = slices[:, off:off + W * C * decode.RECORD_BYTES].reshape(n, W, C * decode.RECORD_BYTES)
+    rings = rings[:, :, :k * decode.RECORD_BYTES].cpu().numpy()
+    return decode.LaunchRecords.from_parts(heads, rings, prof, grid)
+
+
+class _DeviceLaunch:
+    """A launch seen by the observer (begin .. end), or reported with record_launch."""
+
+    __slots__ = ("name", "grid", "stream", "device", "profile", "buffer", "start_event", "end_event",
+                 "event_stream", "host_start", "host_end", "host_path", "thread", "source")
+
+    def __init__(self, name, grid, stream, device, profile, source):
+        self.name, self.grid, self.stream, self.device = name, grid, stream, device
+        self.profile, self.source = profile, source
+        self.buffer = self.start_event = self.end_event = self.event_stream = None
+        self.host_start = self.host_end = None
+        self.host_path = tuple(_host_stack())
+        self.thread = threading.get_ident()
+
+
+class _InterpreterLaunch:
+    """A launch run by the interpreter: program spans and (when `scopes`) scope records, host ns."""
+
+    __slots__ = ("name", "grid", "scopes", "host_start", "host_end", "host_path", "thread", "records", "spans",
+                 "_pid")
+
+    def __init__(self, name, grid, scopes):
+        self.name, self.grid, self.scopes = name, tuple(grid), scopes
+        self.host_path = tuple(_host_stack())
+        self.thread = threading.get_ident()
+        self.records = {}   # pid -> [(name, is_end, t_ns)]
+        self.spans = {}     # pid -> [start_ns, end_ns]
+        self._pid = None
+        self.host_end = None
+        self.host_start = time.perf_counter_ns()
+
+    def program_start(self, pid):
+        """The interpreter starts program `pid` (the previous one, if any, has ended)."""
+        now = time.perf_counter_ns()
+        if self._pid is not None:
+            self.spans[self._pid][1] = now
+        self.spans[pid] = [now, now]
+        self._pid = pid
+
+    def scope(self, pid, name, is_end):
+        """A scope record of program `pid` (tessera.profiler.language in the interpreter); kept when
+        scopes are instrumented (as compiled kernels record them only then)."""
+        if self.scopes:
+            self.records.setdefault(tuple(pid), []).append((name, bool(is_end), time.perf_counter_ns()))
+
+    def finish(self):
+        now = time.perf_counter_ns()
+        if self._pid is not None:
+            self.spans[self._pid][1] = now
+            self._pid = None
+        self.host_end = now
+
+
+class Session:
+    """One profiling session. The C++ launcher calls begin/end around each launch (the launch
+    observer); the interpreter calls interpreter_launch/interpreter_launch_end and, through the
+    launch it got, reports scope records."""
+
+    def __init__(self, name, mode, path):
+        self.mode = mode
+        self.profile = Profile(name, mode, path)
+        self._lock = threading.Lock()
+        self._launches = []
+        self._host_scopes = []
+        self._device = _Device.of_launch_backend()
+        self.t0 = time.perf_counter_ns()
+
+    def describe(self):
+        name = f"{self.profile.name!r}" if self.profile.name else "unnamed"
+        return f"{name}, mode {self.mode!r}"
+
+    # -------------------------------------------------------------- launch observer
+    def begin(self, kernel, grid, stream, device, profile_bytes):
+        """Called by the launcher before a launch: records its start (an event of the launch
+        backend on `stream`, when PyTorch has its devices) and returns (state, address of
+        profile_bytes writable device bytes, or 0)."""
+        host_start = time.perf_counter_ns()
+        meta = getattr(kernel, "metadata", None) or {}
+        name = meta.get("name") or getattr(kernel, "name", None) or "kernel"
+        grid = tuple(int(g) for g in grid)
+        profile_bytes = int(profile_bytes)
+        profile = None
+        if profile_bytes:
+            profile = meta.get("profile")
+            if profile is None:
+                raise RuntimeError(f"tessera.profiler: the launch of {name} asks for {profile_bytes} profile bytes, "
+                                   f"but its metadata has no 'profile' entry to decode them with")
+            expected = decode.grid_size(grid) * int(profile.get("bytes_per_program", 0))
+            if expected != profile_bytes:
+                raise ValueError(f"tessera.profiler: the launch of {name} on grid {grid} asks for {profile_bytes} "
+                                 f"profile bytes; grid size × metadata['profile']['bytes_per_program'] is {expected}")
+        dev = self._device
+        rec = _DeviceLaunch(name, grid, int(stream), int(device), profile, "device" if dev is not None else "host")
+        address = 0
+        if profile_bytes:
+            rec.buffer, address = self._allocate(profile_bytes, rec.device)
+        if dev is not None:
+            rec.event_stream = dev.stream(rec.stream, rec.device)
+            rec.start_event, rec.end_event = dev.event(), dev.event()
+            rec.start_event.record(rec.event_stream)
+        rec.host_start = host_start
+        with self._lock:
+            self._launches.append(rec)
+        return (rec, address)
+
+    def end(self, state):
+        """Called by the launcher after the launch that begin() returned `state` for."""
+        if not isinstance(state, _DeviceLaunch):
+            raise TypeError(f"tessera.profiler: end() expects the state begin() returned, got {state!r}")
+        if state.end_event is not None:
+            state.end_event.record(state.event_stream)
+        state.host_end = time.perf_counter_ns()
+
+    def _allocate(self, nbytes, device):
+        """(buffer kept alive until stop, its device address) for a launch's profile records."""
+        if self._device is None:
+            raise RuntimeError(f"tessera.profiler: an instrumented kernel needs a {nbytes}-byte profile buffer on "
+                               f"device {device}, which the profiler allocates with PyTorch, but PyTorch has no "
+                               f"device of the launch backend here")
+        buf = self._device.buffer(nbytes, device)
+        return buf, buf.data_ptr()
+
+    # -------------------------------------------------------------- other sources
+    def record_launch(self, name, grid, start_ns, end_ns, stream=0, device=-1, profile=None, buffer=None,
+                      source="host"):
+        """A launch timed by its caller (host perf_counter_ns), with its profile buffer's bytes."""
+        grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+        if not self.t0 <= int(start_ns) <= int(end_ns):
+            raise ValueError(f"record_launch: start_ns {start_ns} and end_ns {end_ns} must be time.perf_counter_ns() "
+                             f"values, in order, from after the session started ({self.t0})")
+        rec = _DeviceLaunch(str(name), grid, int(stream), int(device), profile, source)
+        rec.host_start, rec.host_end = int(start_ns), int(end_ns)
+        if buffer is not None:
+            if profile is None:
+                raise ValueError("record_launch: a profile buffer needs the kernel's metadata['profile'] (profile=)")
+            rec.buffer = bytes(buffer)
+        with self._lock:
+            self._launches.append(rec)
+        return rec
+
+    def interpreter_launch(self, name, grid):
+        """The interpreter starts running kernel `name` on `grid`; returns the launch to report
+        programs and scope records to."""
+        launch = _InterpreterLaunch(name, grid, instrumenting())
+        with self._lock:
+            self._launches.append(launch)
+        return launch
+
+    def interpreter_launch_end(self, launch):
+        launch.finish()
+
+    def add_host_scope(self, name, path, start, end):
+        t = threading.current_thread()
+        with self._lock:
+            self._host_scopes.append(HostScope(name, path, start - self.t0, end - self.t0, t.ident, t.name))
+
+    # -------------------------------------------------------------- stop
+    def finish(self):
+        """Decode everything recorded into self.profile (after the GPU has finished)."""
+        stop_ns = time.perf_counter_ns()
+        with self._lock:
+            raw = list(self._launches)
+            host = list(self._host_scopes)
+        if self._device is not None:
+            for device in sorted({r.device for r in raw if isinstance(r, _DeviceLaunch) and r.start_event is not None}):
+                self._device.synchronize(device)
+        starts = self._event_starts(raw)
+        launches = []
+        for r in sorted(raw, key=lambda r: r.host_start):
+            launches.append(self._launch(len(launches), r, starts))
+        prof = self.profile
+        prof.kernels = launches
+        prof.host_scopes = sorted(host, key=lambda h: (h.start_ns, -h.end_ns))
+        prof.duration_ns = stop_ns - self.t0
+        prof.complete = True
+        return prof
+
+    def _event_starts(self, raw):
+        """{id(launch): kernel start in session ns} from CUDA events: per device, the gaps between
+        start events, placed so that the device's first launch starts when its host call began."""
+        out = {}
+        by_device = {}
+        for r in raw:
+            if isinstance(r, _DeviceLaunch) and r.start_event is not None and r.host_end is not None:
+                by_device.setdefault(r.device, []).append(r)
+        for rs in by_device.values():
+            rs.sort(key=lambda r: r.host_start)
+            ref = rs[0]
+            offsets = [ref.start_event.elapsed_time(r.start_event) * 1e6 for r in rs]
+            shift = min(0.0, min(offsets))
+            for r, off in zip(rs, offsets):
+                out[id(r)] = (ref.host_start - self.t0) + off - shift
+        return out
+
+    def _launch(self, index, r, starts):
+        t0 = self.t0
+        if isinstance(r, _InterpreterLaunch):
+            end = r.host_end if r.host_end is not None else r.host_start
+            k = KernelLaunch(index, r.name, r.grid, device=-1, source="interpreter", host_path=r.host_path,
+                             thread=r.thread, host_start_ns=r.host_start - t0, host_end_ns=end - t0,
+                             start_ns=r.host_start - t0,
+                             duration_ns=None if r.host_end is None else r.host_end - r.host_start)
+            records = {pid: [(n, e, t - t0) for n, e, t in recs] for pid, recs in r.records.items()}
+            spans = {pid: (s - t0, e - t0) for pid, (s, e) in r.spans.items()}
+            k.programs = decode.decode_host_records(records, r.grid, spans) if records else []
+            k.base_ns = k.host_start_ns
+            if r.host_end is None:
+                k.errors.append("the launch did not finish (it raised, or stop() ran while it was running)")
+            return k
+        k = KernelLaunch(index, r.name, r.grid, stream=r.stream, device=r.device, source=r.source,
+                         host_path=r.host_path, thread=r.thread, host_start_ns=r.host_start - t0,
+                         host_end_ns=None if r.host_end is None else r.host_end - t0, profile=r.profile)
+        if r.start_event is not None and r.host_end is not None:
+            k.start_ns = starts[id(r)]
+            k.duration_ns = r.start_event.elapsed_time(r.end_event) * 1e6
+        elif r.host_end is not None:
+            k.start_ns, k.duration_ns = k.host_start_ns, k.host_end_ns - k.host_start_ns
+        else:
+            k.errors.append("the launch did not return before stop() (its end was never reported)")
+        if r.buffer is not None:
+            try:
+                k.records = _launch_records(r.buffer, r.profile, r.grid)
+            except ValueError as e:
+                k.errors.append(f"profile buffer not decoded: {e}")
+            else:
+                for i, why in k.records.errors():
+                    k.errors.append(f"program {decode.pid_of(i, k.records.grid)}: {why}")
+        return k
+
+
+def _launch_records(buf, profile, grid):
+    """A launch's decode.LaunchRecords from its profile buffer. A buffer on the device is copied
+    in two parts: the slices' headers and counts, then only the ring slots some warp used (a
+    kernel that records a few scopes leaves most of each ring untouched)."""
+    if isinstance(buf, (bytes, bytearray, memoryview)) or hasattr(buf, "__array_interface__"):
+        return decode.LaunchRecords(buf, profile, grid)
+    prof = decode.check_profile(profile)
+    n = decode.grid_size(decode._grid3(grid))
+    W, C, bpp = prof["num_warps"], prof["records_per_warp"], prof["bytes_per_program"]
+    flat = buf.reshape(-1)
+    if flat.numel() * flat.element_size() < n * bpp:
+        raise ValueError(f"the profile buffer has {flat.numel() * flat.element_size()} bytes, less than grid size "
+                         f"{n} × bytes_per_program {bpp} = {n * bpp}")
+    import torch
+    slices = flat.view(torch.uint8)[:n * bpp].view(n, bpp)
+    off = decode.records_offset(W)
+    heads = slices[:, :off].cpu().numpy()
+    k = decode.slots_in_use(heads, prof)
+    rings = slices[:, off:off + W * C * decode.RECORD_BYTES].reshape(n, W, C * decode.RECORD_BYTES)
+    rings = rings[:, :, :k * decode.RECORD_BYTES].cpu().numpy()
+    return decode.LaunchRecords.from_parts(heads, rings, prof, grid)
 
 
 def _host_bytes(buf):

@@ -36,7 +36,13 @@ class KernelLaunch:
     "interpreter" (the interpreter ran it on the CPU). start_ns / duration_ns: the kernel's
     time on the session timeline (None when unknown). programs: the decoded profile buffer
     (tessera.profiler.decode.Program), empty for a launch without instrumentation; errors: what
-    could not be decoded."""
+    could not be decoded.
+
+    A launch's profile buffer is decoded when first needed (`records`, a
+    tessera.profiler.decode.LaunchRecords, is what stop() kept of it): its programs on first
+    access of `programs`; the summary, scope_totals(), `dropped`, `unmatched_*` and `base_ns` from
+    the decoded records without making Program objects; the trace makes those of the programs it
+    shows."""
     index: int
     name: str
     grid: Tuple[int, int, int]
@@ -50,9 +56,46 @@ class KernelLaunch:
     start_ns: Optional[float] = None
     duration_ns: Optional[float] = None
     profile: Optional[dict] = None
-    programs: list = field(default_factory=list)
-    base_ns: float = 0
     errors: List[str] = field(default_factory=list)
+    records: Optional[object] = field(default=None, repr=False, compare=False)
+
+    _programs = None  # the Program list once made or set
+    _base_ns = None   # set explicitly (the interpreter's launches), else from the records
+
+    @property
+    def programs(self):
+        if self._programs is None:
+            self._programs = self.records.programs() if self.records is not None else []
+        return self._programs
+
+    @programs.setter
+    def programs(self, programs):
+        """Programs set by hand replace the records they would be decoded from."""
+        self._programs = list(programs)
+        self.records = None
+
+    def programs_head(self, limit):
+        """(the first `limit` programs, how many the launch has), making only those."""
+        if self._programs is None and self.records is not None:
+            return self.records.programs(limit), self.records.num_programs
+        return self.programs[:limit], len(self.programs)
+
+    @property
+    def base_ns(self):
+        """The device time a launch's records are placed from: its earliest program start or
+        record (the host time of its start for the interpreter's)."""
+        if self._base_ns is not None:
+            return self._base_ns
+        if self.records is not None:
+            self._base_ns = self.records.base_ns()
+            return self._base_ns
+        times = [p.start_ns for p in self.programs if p.error is None and p.start_ns]
+        times += [t.intervals[0].start_ns for p in self.programs for t in p.tracks if t.intervals]
+        return min(times) if times else 0
+
+    @base_ns.setter
+    def base_ns(self, value):
+        self._base_ns = value
 
     @property
     def metric(self):
@@ -61,15 +104,37 @@ class KernelLaunch:
     @property
     def dropped(self):
         """Records lost to ring wraps, summed over the launch's warps."""
+        if self.records is not None:
+            return self.records.dropped
         return sum(p.dropped for p in self.programs)
 
     @property
     def unmatched_starts(self):
+        if self.records is not None:
+            return self.records.unmatched()[0]
         return sum(t.unmatched_starts for p in self.programs for t in p.tracks)
 
     @property
     def unmatched_ends(self):
+        if self.records is not None:
+            return self.records.unmatched()[1]
         return sum(t.unmatched_ends for p in self.programs for t in p.tracks)
+
+    def scope_totals_by(self, by="path"):
+        """{scope path (by="path") or name (by="name"): [calls, total_ns, warps, cycles]} over this
+        launch's intervals, in order of first appearance: completed executions, their summed
+        duration (int ns), the warps (tracks) that executed it, their summed cycles (None unless
+        every one measured cycles)."""
+        from . import decode
+        if self.records is not None:
+            return self.records.totals(by)
+        return decode.interval_totals(self.programs, by)
+
+    def program_durations(self):
+        """duration_ns of each of the launch's programs."""
+        if self._programs is None and self.records is not None:
+            return self.records.program_durations()
+        return [p.duration_ns for p in self.programs]
 
     def session_ns(self, t):
         """A time of this launch's programs on the session timeline."""
@@ -128,25 +193,17 @@ class Profile:
         for k in self.kernels:
             if kernel is not None and k.name != kernel:
                 continue
-            for p in k.programs:
-                for t in p.tracks:
-                    seen = set()
-                    for iv in t.intervals:
-                        e = out.get(iv.name)
-                        if e is None:
-                            e = out[iv.name] = {"calls": 0, "total_ns": 0.0, "warps": 0, "avg_ns_per_warp": 0.0,
-                                                "total_cycles": 0, "kernels": []}
-                        e["calls"] += 1
-                        e["total_ns"] += iv.duration_ns
-                        if iv.cycles is None or e["total_cycles"] is None:
-                            e["total_cycles"] = None
-                        else:
-                            e["total_cycles"] += iv.cycles
-                        if iv.name not in seen:
-                            seen.add(iv.name)
-                            e["warps"] += 1
-                        if k.name not in e["kernels"]:
-                            e["kernels"].append(k.name)
+            for name, (calls, total, warps, cycles) in k.scope_totals_by("name").items():
+                e = out.get(name)
+                if e is None:
+                    e = out[name] = {"calls": 0, "total_ns": 0.0, "warps": 0, "avg_ns_per_warp": 0.0,
+                                     "total_cycles": 0, "kernels": []}
+                e["calls"] += calls
+                e["total_ns"] += total
+                e["total_cycles"] = None if cycles is None or e["total_cycles"] is None else e["total_cycles"] + cycles
+                e["warps"] += warps
+                if k.name not in e["kernels"]:
+                    e["kernels"].append(k.name)
         for e in out.values():
             e["avg_ns_per_warp"] = e["total_ns"] / e["warps"] if e["warps"] else 0.0
         return out

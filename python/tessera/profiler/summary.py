@@ -96,23 +96,17 @@ def _add_scopes(kn, launches, index):
     acc = {}  # path -> [calls, total_ns, warps, cycles or None]
     order = []
     durations = []
-    for k in launches:
-        for p in k.programs:
-            if p.duration_ns > 0:
-                durations.append(p.duration_ns)
-            for t in p.tracks:
-                seen = set()
-                for iv in t.intervals:
-                    a = acc.get(iv.path)
-                    if a is None:
-                        a = acc[iv.path] = [0, 0.0, 0, 0]
-                        order.append(iv.path)
-                    a[0] += 1
-                    a[1] += iv.duration_ns
-                    a[3] = None if iv.cycles is None or a[3] is None else a[3] + iv.cycles
-                    if iv.path not in seen:
-                        seen.add(iv.path)
-                        a[2] += 1
+    for k in launches:  # (from the decoded records, without Program objects where it can)
+        durations += [d for d in k.program_durations() if d > 0]
+        for path, (calls, total, warps, cycles) in k.scope_totals_by("path").items():
+            a = acc.get(path)
+            if a is None:
+                a = acc[path] = [0, 0.0, 0, 0]
+                order.append(path)
+            a[0] += calls
+            a[1] += total
+            a[2] += warps
+            a[3] = None if cycles is None or a[3] is None else a[3] + cycles
     # parents before children, siblings by time per warp (largest first), then name
     order.sort(key=lambda path: (len(path), -acc[path][1] / max(acc[path][2], 1), path))
     nodes = {}

@@ -130,12 +130,12 @@ def build_trace(profile, max_programs=64):
     omitted = {}
     pid = GPU_PID + 1
     for k in profile.kernels:
-        if not k.programs:
+        shown, total = k.programs_head(max_programs)
+        if not total:
             continue
         name_process(pid, f"{k.name} (launch {k.index})", pid)
-        shown = k.programs[:max_programs]
-        if len(k.programs) > len(shown):
-            omitted[str(k.index)] = len(k.programs) - len(shown)
+        if total > len(shown):
+            omitted[str(k.index)] = total - len(shown)
         tid = 1
         for p in shown:
             where = f"program ({p.pid[0]},{p.pid[1]},{p.pid[2]})"

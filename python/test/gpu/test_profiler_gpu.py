@@ -120,7 +120,10 @@ def test_scopes_mode_records_every_warp_of_every_program():
     kernel_event = next(e for e in obj["traceEvents"] if e.get("cat") == "kernel")
     scope_events = [e for e in obj["traceEvents"] if e.get("cat") == "scope"]
     assert len(scope_events) == GRID * WARPS * (3 + STEPS)
-    assert min(e["ts"] for e in scope_events) == pytest.approx(kernel_event["ts"], abs=1e-3)
+    # records are placed from the launch's earliest program start: the first scope begins when
+    # the kernel does or shortly after (a program records after its entry), in µs
+    first = min(e["ts"] for e in scope_events)
+    assert kernel_event["ts"] - 1e-3 <= first <= kernel_event["ts"] + 5
     text = prof.summary()
     assert "scoped [kernel]" in text and "step" in text and ("ns/warp" in text or "us/warp" in text)
 

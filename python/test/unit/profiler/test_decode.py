@@ -233,3 +233,96 @@ def test_times_since_1970_keep_every_ns():
     (iv,) = p.tracks[0].intervals
     assert (iv.start_ns - start, iv.end_ns - start, iv.duration_ns) == (3, 7, 4)
     assert isinstance(iv.start_ns, int)
+
+
+# ------------------------------------------------------------------ the numpy decoder against the reference
+
+
+def random_warp(rng, n_scopes, length, nested):
+    """Records of one warp: a random walk of starts and ends, properly nested when `nested`
+    (else ends may close any scope, or one never started), with gaps of 0 (equal times) to 300."""
+    recs, stack, t = [], [], int(rng.integers(0, 50))
+    for _ in range(length):
+        t += int(rng.choice([0, 0, 1, 2, 37, 300]))
+        if stack and (rng.random() < 0.5 or len(stack) > 5):
+            sid = stack.pop() if nested or rng.random() < 0.7 else int(rng.integers(0, n_scopes + 2))
+            recs.append((sid, True, t))
+        else:
+            sid = int(rng.integers(0, n_scopes + 1))  # n_scopes: an id the metadata does not name
+            stack.append(sid)
+            recs.append((sid, False, t))
+    return recs
+
+
+@pytest.mark.parametrize("metric", ["cycle", "time"])
+def test_random_buffers_decode_like_the_reference(metric):
+    rng = np.random.default_rng(16)
+    md = syn.meta(SCOPES, num_warps=3, records_per_warp=12, metric=metric)
+    slices = []
+    for i in range(60):
+        if i % 17 == 5:
+            slices.append(bytes([0x5A]) * md["bytes_per_program"])  # not written
+            continue
+        warps = [random_warp(rng, len(SCOPES), int(rng.integers(0, 30)), nested=rng.random() < 0.7) for _ in range(3)]
+        start_clock = int(rng.integers(0, 2**32))
+        clock0 = start_clock - int(rng.integers(-5, 20))  # a warp may record before thread 0 reads the clock
+        warps = [[(s, e, clock0 + t) for s, e, t in w] for w in warps]
+        start_ns = 1_764_000_000_000_000_000 + 10_000 * i
+        span = int(rng.integers(0, 9000)) if i % 9 else 0  # some programs with no globaltimer span
+        slices.append(syn.program(md, warps, start_ns=start_ns, end_ns=start_ns + span, start_clock=start_clock,
+                                  end_clock=start_clock + 2 * span, smid=i))
+    data = b"".join(slices)
+    fast = decode.decode_buffer(data, md, (6, 10, 1))
+    ref = decode.decode_buffer_reference(data, md, (6, 10, 1))
+    assert fast == ref
+    tracks = [t for p in ref for t in p.tracks]
+    # the buffer has what the decoder must handle: wrapped rings, unmatched records on both sides,
+    # unknown ids, intervals that start at the same ns, slices that were not written
+    assert any(t.dropped for t in tracks) and any(t.unmatched_ends for t in tracks)
+    assert any(t.unmatched_starts for t in tracks) and any(p.error for p in ref)
+    assert any(iv.name.startswith("<scope") for t in tracks for iv in t.intervals)
+    assert any(a.start_ns == b.start_ns for t in tracks for a, b in zip(t.intervals, t.intervals[1:]))
+
+
+@pytest.mark.parametrize("metric", ["cycle", "time"])
+def test_a_matmul_sized_launch_decodes_like_the_reference(metric):
+    """1024 programs x 8 warps x 255 records (2M records, rings that wrapped, some warps not
+    properly nested) through numpy and through the per-record reference: the same programs, and
+    the launch's totals agree with those of the objects. Times nothing."""
+    md, data = syn.large_launch(programs=1024, num_warps=8, records_per_warp=255, metric=metric)
+    records = decode.LaunchRecords(data, md, (1024, 1, 1))
+    ref = decode.decode_buffer_reference(data, md, (1024, 1, 1))
+    fast = records.programs()
+    assert len(fast) == 1024 and fast == ref
+    tracks = [t for p in ref for t in p.tracks]
+    assert sum(t.dropped for t in tracks) == records.dropped == 1024 * 8 * 5
+    assert records.unmatched() == (sum(t.unmatched_starts for t in tracks), sum(t.unmatched_ends for t in tracks))
+    for by in ("path", "name"):
+        got, want = records.totals(by), decode.interval_totals(ref, by)
+        assert list(got) == list(want) and got == want
+    assert records.base_ns() == min([p.start_ns for p in ref] + [t.intervals[0].start_ns for t in tracks if t.intervals])
+
+
+def test_programs_are_made_on_demand_and_kept():
+    md, data = syn.large_launch(programs=20, num_warps=2, records_per_warp=16, iterations=2)
+    records = decode.LaunchRecords(data, md, (20, 1, 1))
+    head = records.programs(3)
+    assert [p.index for p in head] == [0, 1, 2] and len(records._objs) == 3
+    every = records.programs()
+    assert every[:3] == head and every[0] is head[0] and len(every) == 20
+    assert every == decode.decode_buffer_reference(data, md, (20, 1, 1))
+
+
+def test_records_from_the_leading_ring_slots():
+    """What stop() copies from a device buffer: the headers and the ring slots in use."""
+    md = syn.meta(SCOPES, num_warps=2, records_per_warp=8)
+    ev = syn.script(SCOPES, [("load", "start", 0), ("load", "end", 4), ("inner", "start", 5), ("inner", "end", 9)])
+    data = b"".join(syn.program(md, [ev, ev[:2]], start_ns=0, end_ns=10, start_clock=0, end_clock=10) for _ in range(3))
+    slices = np.frombuffer(data, np.uint8).reshape(3, -1)
+    off = decode.records_offset(2)
+    assert decode.slots_in_use(slices[:, :off], md) == 4
+    rings = slices[:, off:].reshape(3, 2, 8 * 8)[:, :, :4 * 8]
+    parts = decode.LaunchRecords.from_parts(slices[:, :off], rings, md, (3, 1, 1))
+    assert parts.programs() == decode.decode_buffer(data, md, (3, 1, 1))
+    with pytest.raises(ValueError, match="kept 4 records"):
+        decode.LaunchRecords.from_parts(slices[:, :off], rings[:, :, :3 * 8], md, (3, 1, 1))

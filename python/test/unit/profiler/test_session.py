@@ -13,7 +13,7 @@ import pytest
 import tessera
 import tessera.language as tl
 import tessera.profiler as profiler
-from tessera.profiler import _session
+from tessera.profiler import _session, decode
 
 from . import synthetic as syn
 
@@ -405,3 +405,20 @@ def test_without_a_launch_backend_launches_are_host_timed(monkeypatch):
     session.end(state)
     (k,) = profiler.stop().kernels
     assert k.source == "host" and k.duration_ns == k.host_end_ns - k.host_start_ns
+
+
+def test_a_device_buffer_is_copied_in_parts_and_decodes_like_its_bytes():
+    """_launch_records on a tensor copies headers and the ring slots in use only; the result is
+    what the whole buffer decodes to, unwritten slices included."""
+    import torch
+    md = syn.meta(["a", "b"], num_warps=2, records_per_warp=16)
+    ev = syn.script(["a", "b"], [("a", "start", 0), ("b", "start", 2), ("b", "end", 5), ("a", "end", 9)])
+    good = syn.program(md, [ev, ev[:1]], start_ns=50, end_ns=60, start_clock=0, end_clock=10)
+    data = good + bytes([0x33]) * md["bytes_per_program"] + good
+    tensor = torch.frombuffer(bytearray(data), dtype=torch.uint8)
+    records = _session._launch_records(tensor, md, (3, 1, 1))
+    assert records._rings.shape == (3, 2, 4 * 8)  # 4 of 16 slots
+    assert records.programs() == decode.decode_buffer(data, md, (3, 1, 1))
+    assert [i for i, _ in records.errors()] == [1]
+    with pytest.raises(ValueError, match="less than grid size"):
+        _session._launch_records(tensor[:10], md, (3, 1, 1))
