@@ -13,7 +13,10 @@ mkdir -p "$out"
 bash tools/device/h200_run.sh --setup-only > "$out/setup.txt" 2>&1 || { tail -30 "$out/setup.txt"; exit 1; }
 export PYTHONPATH="$root/python" PYTHONUNBUFFERED=1
 python3 -c "import torch; print('torch', torch.__version__, torch.cuda.get_device_name())" | tee -a "$out/setup.txt"
+# --bench-only: no tests; --profiler-tests: only the profiler's GPU tests (a short device budget)
+tests=test/gpu
+[ "${1:-}" = "--profiler-tests" ] && tests=test/gpu/test_profiler_gpu.py
 if [ "${1:-}" != "--bench-only" ]; then
-  (cd python && timeout 360 python3 -m pytest -q -m gpu test/gpu -p no:cacheprovider 2>&1 | tail -30) | tee "$out/gpu_tests.txt"
+  (cd python && timeout 360 python3 -m pytest -q -m gpu "$tests" -p no:cacheprovider 2>&1 | tail -30) | tee "$out/gpu_tests.txt"
 fi
 timeout 200 python3 benchmarks/profiler_overhead.py --out "$out/profiler.json" 2>&1 | tee "$out/profiler.txt" | tail -20
