@@ -47,6 +47,31 @@ def matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK:
 
 
 @tessera.jit
+def matmul_coarse(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """The matmul with one scope around its K loop and one around the store: no record inside the
+    loop (what per-iteration records cost, against the fine-grained `matmul`)."""
+    pid = tl.program_id(0)
+    npn = tl.cdiv(N, BN)
+    pid_m = pid // npn
+    pid_n = pid % npn
+    offs_m = pid_m * BM + tl.arange(0, BM)
+    offs_n = pid_n * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_m[:, None] * K + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * N + offs_n[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    with pl.scope("k_loop"):
+        for k in range(0, tl.cdiv(K, BK)):
+            a = tl.load(a_ptrs)
+            b = tl.load(b_ptrs)
+            acc = tl.dot(a, b, acc)
+            a_ptrs += BK
+            b_ptrs += BK * N
+    with pl.scope("store"):
+        tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc.to(tl.float16))
+
+
+@tessera.jit
 def softmax(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK)
@@ -86,6 +111,13 @@ def _cases():
     def mm():
         matmul[(M // 128 * (N // 128),)](a, b, c, M, N, K, BM=128, BN=128, BK=64, num_warps=8, num_stages=3)
 
+    def mm_wide():
+        matmul[(M // 128 * (N // 256),)](a, b, c, M, N, K, BM=128, BN=256, BK=64, num_warps=8, num_stages=3)
+
+    def mm_coarse():
+        matmul_coarse[(M // 128 * (N // 128),)](a, b, c, M, N, K, BM=128, BN=128, BK=64, num_warps=8,
+                                                num_stages=3)
+
     def sm():
         softmax[(4096,)](x, y, 4096, BLOCK=4096, num_warps=8)
 
@@ -94,7 +126,10 @@ def _cases():
 
     def check_sm():
         return float((y - torch.softmax(x, dim=1)).abs().max())
-    return {"matmul_4096": (mm, check_mm, 2 * M * N * K), "softmax_4096": (sm, check_sm, None)}
+    return {"matmul_4096": (mm, matmul, check_mm, 2 * M * N * K),
+            "matmul_4096_128x256": (mm_wide, matmul, check_mm, 2 * M * N * K),
+            "matmul_4096_coarse": (mm_coarse, matmul_coarse, check_mm, 2 * M * N * K),
+            "softmax_4096": (sm, softmax, check_sm, None)}
 
 
 def _session(mode, fn, reps):
@@ -133,12 +168,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     res = {"device": torch.cuda.get_device_name(), "cases": {}}
-    for name, (fn, check, flops) in _cases().items():
+    for name, (fn, jit, check, flops) in _cases().items():
         case = {}
         # Without a session and in mode "kernels": the same PTX.
         fn()
         torch.cuda.synchronize()
-        jit = matmul if name.startswith("matmul") else softmax
         ptx_off = [k.asm["ptx"] for k in jit.cache.values()]
         prof = _session("kernels", fn, 1)
         ptx_kernels = [k.asm["ptx"] for k in jit.cache.values()]
@@ -161,15 +195,17 @@ def main():
             case["tflops_scopes"] = flops / ms / 1e3
         case["max_error_after_scopes"] = check()
         case["coverage"] = _coverage(last.kernels[-1])
-        case["scope_totals"] = {k: {kk: vv for kk, vv in v.items() if isinstance(vv, (int, float))}
-                                for k, v in last.scope_totals().items()}
+        # the last launch's scopes: [calls, total ns, warps, cycles]
+        case["scope_totals_last_launch"] = {k: list(v) for k, v in last.kernels[-1].scope_totals_by("name").items()}
         case["profile_meta"] = {k: v for k, v in (last.kernels[-1].profile or {}).items() if k != "scopes"}
         res["cases"][name] = case
         print(name, json.dumps({k: case[k] for k in ("overhead", "coverage", "ptx_identical_off_vs_kernels")}),
               flush=True)
-        if name.startswith("matmul"):
-            trace_path = os.path.join(os.path.dirname(args.out) or ".", "matmul_trace.json")
-            last.save(trace_path) if hasattr(last, "save") else None
+        if name == "matmul_4096":  # one launch's trace, its first 16 programs (the docs' picture)
+            with profiler.profile(mode="scopes") as one:
+                fn()
+            torch.cuda.synchronize()
+            one.save(os.path.join(os.path.dirname(args.out) or ".", "matmul_trace.json"), max_programs=16)
     # The noinline case: the callee's scopes, in every warp of every program.
     x = torch.randn(256, 1024, device="cuda")
     y = torch.empty_like(x)

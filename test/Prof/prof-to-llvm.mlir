@@ -2,56 +2,68 @@
 
 // A kernel with scopes takes the global profile buffer after its own
 // arguments (tessera.profile_arg); the callee finds the rings in the
-// module's shared memory. Entry: the count of each warp's ring is zeroed and
-// thread 0 writes start time, clock, SM and warps; a record: lane 0 appends
-// (id << 1 | end) | clock << 32 at slot count % 510 and bumps the count;
-// exit: barrier, end time and clock, barrier, the copy of header and counts
-// (the slice is 16368 bytes).
+// module's shared memory. Entry: thread 0 alone reads start time, clock and
+// SM into the header; each warp's count (and slot: 510 is not a power of
+// two) in registers. A record: lane 0 appends (id << 1 | end) | clock << 32
+// at its slot and bumps the count. Exit: one barrier, then thread 0 writes
+// the header to the program's 16368-byte slice (end time and clock read
+// then), each warp's lane 0 its count, and its lanes its min(count, 510)
+// records.
 // CHECK-LABEL: llvm.func internal @callee()
 // CHECK: "mov.u32 $0, %clock;"
 // CHECK: %[[COUNT:.*]] = llvm.load
 // CHECK: llvm.urem %[[COUNT]], %{{.*}} : i32
-// CHECK: "@$2 st.shared.b64 [ $0 + 0 ], $1;"
-// CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;"
+// CHECK: "@$2 st.shared.b64 [ $0 + 0 ], $1;", "r,l,b,~{memory}"
+// CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b,~{memory}"
 // CHECK: llvm.return
 // CHECK-LABEL: llvm.func @k(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>)
 // CHECK-SAME: tessera.profile_arg = 1 : i32
-// CHECK: "mov.u64 $0, %globaltimer;"
-// CHECK: "mov.u32 $0, %clock;"
-// CHECK: "mov.u32 $0, %smid;"
-// The kernel's count and slot: allocas (registers after mem2reg), published
-// to shared memory around the call of a function that records.
 // CHECK: %[[CNT:.*]] = llvm.alloca %{{.*}} x i32
 // CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i32
-// CHECK: "mov.u32 $0, %clock;"
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[T0:.*]] = llvm.icmp "eq" %[[TID]], %{{.*}} : i32
+// CHECK: llvm.cond_br %[[T0]], ^[[HDR:bb[0-9]+]], ^[[GO:bb[0-9]+]]
+// CHECK: ^[[HDR]]:
+// CHECK-NEXT: "mov.u64 $0, %globaltimer;"
+// CHECK-NEXT: "mov.u32 $0, %clock;"
+// CHECK-NEXT: "mov.u32 $0, %smid;"
+// CHECK: ^[[GO]]:
+// CHECK-NEXT: "mov.u32 $0, %clock;"
 // CHECK: llvm.load %[[CNT]] : !llvm.ptr -> i32
 // CHECK: llvm.load %[[SLOT]] : !llvm.ptr -> i32
 // CHECK: "@$2 st.shared.b64 [ $0 + 0 ], $1;"
 // CHECK: llvm.store %{{.*}}, %[[CNT]]
 // CHECK: llvm.select
 // CHECK: llvm.store %{{.*}}, %[[SLOT]]
+// Published to shared memory around the call of a function that records.
 // CHECK: %[[PUB:.*]] = llvm.load %[[CNT]] : !llvm.ptr -> i32
-// CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "l,r,b,~{memory}" %{{.*}}, %[[PUB]]
+// CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b,~{memory}" %{{.*}}, %[[PUB]]
 // CHECK-NEXT: llvm.call @callee()
 // CHECK: %[[BACK:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 // CHECK-NEXT: llvm.store %[[BACK]], %[[CNT]]
 // CHECK: llvm.urem %[[BACK]]
-// CHECK: nvvm.barrier
-// CHECK: "mov.u64 $0, %globaltimer;"
-// CHECK: nvvm.barrier
+// The last record, then the exit.
+// CHECK: "mov.u32 $0, %clock;"
+// CHECK: llvm.store %{{.*}}, %[[SLOT]]
+// CHECK: %[[N:.*]] = llvm.load %[[CNT]] : !llvm.ptr -> i32
+// CHECK-NEXT: nvvm.barrier
+// CHECK-NOT: nvvm.barrier
 // CHECK: llvm.mlir.constant(16368 : i64)
-// CHECK: ^bb{{[0-9]+}}(%[[I:.*]]: i32):
-// CHECK: llvm.icmp "ult" %[[I]], %{{.*}} : i32
-// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i64
-// CHECK: llvm.store %{{.*}}, %{{.*}} : i64, !llvm.ptr<1>
-// Then each warp's records, min(count, 510) of them, by its lanes.
-// CHECK: %[[N:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK: llvm.cond_br %{{.*}}, ^[[END:bb[0-9]+]], ^[[COUNTS:bb[0-9]+]]
+// CHECK: ^[[END]]:
+// CHECK-NEXT: "mov.u64 $0, %globaltimer;"
+// CHECK-NEXT: "mov.u32 $0, %clock;"
+// CHECK-COUNT-6: llvm.store %{{.*}}, %{{.*}} : i{{32|64}}, !llvm.ptr<1>
+// CHECK: ^[[COUNTS]]:
+// CHECK: llvm.cond_br
+// CHECK: llvm.store %[[N]], %{{.*}} : i32, !llvm.ptr<1>
 // CHECK: %[[FITS:.*]] = llvm.icmp "ult" %[[N]], %[[CAP:.*]] : i32
 // CHECK: %[[MIN:.*]] = llvm.select %[[FITS]], %[[N]], %[[CAP]] : i1, i32
 // CHECK: ^bb{{[0-9]+}}(%[[J:.*]]: i32):
 // CHECK: llvm.icmp "ult" %[[J]], %[[MIN]] : i32
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i64
 // CHECK: llvm.store %{{.*}}, %{{.*}} : i64, !llvm.ptr<1>
+// CHECK-NOT: nvvm.barrier
 // CHECK: llvm.return
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
   tt.func private @callee() attributes {noinline = true} {

@@ -91,6 +91,18 @@ struct ProfPattern : public TesseraOpToLLVMPattern<OpTy> {
                        header);
     rewriter.setInsertionPointToStart(after);
   }
+  /// if (cond) body(), as blocks; leaves the rewriter after it.
+  void emitIf(ConversionPatternRewriter &rewriter, Location loc, Value cond, llvm::function_ref<void()> body) const {
+    Block *before = rewriter.getInsertionBlock();
+    Block *after = rewriter.splitBlock(before, rewriter.getInsertionPoint());
+    Block *then = rewriter.createBlock(after);
+    rewriter.setInsertionPointToEnd(before);
+    LLVM::CondBrOp::create(rewriter, loc, cond, then, after);
+    rewriter.setInsertionPointToStart(then);
+    body();
+    LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
+    rewriter.setInsertionPointToStart(after);
+  }
   Value slotOf(OpBuilder &b, Location loc, Value count, int64_t cap) const {
     return llvm::isPowerOf2_64(cap)
                ? LLVM::AndOp::create(b, loc, count, i32Val(b, loc, cap - 1)).getResult()
@@ -125,6 +137,14 @@ struct ProfPattern : public TesseraOpToLLVMPattern<OpTy> {
     Value t = ti.globalTimer(b, loc);
     return t ? LLVM::TruncOp::create(b, loc, b.getI32Type(), t).getResult() : Value();
   }
+  /// Whether the target can read the counters (probed in a scratch block, so
+  /// that a pattern fails before it changes anything).
+  bool countersSupported(MLIRContext *ctx, Location loc) const {
+    Block scratch;
+    OpBuilder b(ctx);
+    b.setInsertionPointToStart(&scratch);
+    return ti.globalTimer(b, loc) && ti.cycleCounter(b, loc) && ti.processorId(b, loc);
+  }
   LogicalResult unsupported(Operation *op) const {
     return op->emitOpError("profiling scopes are not supported on this target (it has no cycle "
                            "counter or global timer Tessera can read)");
@@ -143,33 +163,38 @@ struct InitConversion : public ProfPattern<prof::InitOp> {
     if (failed(l))
       return failure();
     Location loc = op.getLoc();
-    Value start = ti.globalTimer(rewriter, loc), clock = ti.cycleCounter(rewriter, loc),
-          sm = ti.processorId(rewriter, loc);
-    if (!start || !clock || !sm)
-      return unsupported(op);
-    auto [tid, lane, warp] = ids(rewriter, loc);
-    Value base = buffer(rewriter, loc, op, *l);
-    // This warp's ring is empty: its count in shared memory and, in a kernel,
-    // in registers (count and slot).
-    Value count = countAddress(rewriter, loc, base, warp, *l);
-    ti.storeSharedPredicated(rewriter, loc, count, i32Val(rewriter, loc, 0), isZero(rewriter, loc, lane));
     auto fn = op->getParentOfType<LLVM::LLVMFuncOp>();
-    if (fn && fn->hasAttr(kProfileArgAttr)) {
-      auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), ti.getPrivateAddressSpace());
-      Value one = i32Val(rewriter, loc, 1);
-      Value cnt = LLVM::AllocaOp::create(rewriter, loc, ptrTy, rewriter.getI32Type(), one, 4);
-      Value slot = LLVM::AllocaOp::create(rewriter, loc, ptrTy, rewriter.getI32Type(), one, 4);
-      LLVM::StoreOp::create(rewriter, loc, i32Val(rewriter, loc, 0), cnt);
+    if (!fn || !fn->hasAttr(kProfileArgAttr))
+      return op.emitOpError("is not in a kernel that takes a profile buffer (prof.init belongs at "
+                            "the entry of kernels)");
+    if (!countersSupported(rewriter.getContext(), loc))
+      return unsupported(op);
+    // This warp's ring is empty: its count (and, for a capacity that is not a
+    // power of two, its slot) in registers: allocas that LLVM promotes. Calls
+    // of functions that record publish the count to shared memory first.
+    auto ptrTy = LLVM::LLVMPointerType::get(rewriter.getContext(), ti.getPrivateAddressSpace());
+    Value one = i32Val(rewriter, loc, 1);
+    Value cnt = LLVM::AllocaOp::create(rewriter, loc, ptrTy, rewriter.getI32Type(), one, 4);
+    LLVM::StoreOp::create(rewriter, loc, i32Val(rewriter, loc, 0), cnt);
+    Value slot;
+    if (!llvm::isPowerOf2_64(l->rings.recordsPerWarp)) {
+      slot = LLVM::AllocaOp::create(rewriter, loc, ptrTy, rewriter.getI32Type(), one, 4);
       LLVM::StoreOp::create(rewriter, loc, i32Val(rewriter, loc, 0), slot);
-      counters->byKernel[fn] = {cnt, slot};
     }
-    // The header's start fields.
-    Value first = isZero(rewriter, loc, tid);
-    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 0), start, first);
-    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 16), clock, first);
-    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 24), sm, first);
-    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 28), i32Val(rewriter, loc, numWarps),
-                             first);
+    counters->byKernel[fn] = {cnt, slot};
+    // Thread 0 alone reads the clocks (the global timer is slow to read) and
+    // writes the header's start fields.
+    auto [tid, lane, warp] = ids(rewriter, loc);
+    (void)lane;
+    (void)warp;
+    Value base = buffer(rewriter, loc, op, *l);
+    emitIf(rewriter, loc, isZero(rewriter, loc, tid), [&] {
+      Value start = ti.globalTimer(rewriter, loc), clock = ti.cycleCounter(rewriter, loc),
+            sm = ti.processorId(rewriter, loc);
+      LLVM::StoreOp::create(rewriter, loc, start, at(rewriter, loc, base, 0));
+      LLVM::StoreOp::create(rewriter, loc, clock, at(rewriter, loc, base, 16));
+      LLVM::StoreOp::create(rewriter, loc, sm, at(rewriter, loc, base, 24));
+    });
     rewriter.eraseOp(op);
     return success();
   }
@@ -198,7 +223,7 @@ struct StoreConversion : public ProfPattern<prof::StoreOp> {
       // A kernel: count and slot in registers (no shared-memory round trip on
       // the warp's path).
       count = LLVM::LoadOp::create(rewriter, loc, i32, cntVar);
-      slot = LLVM::LoadOp::create(rewriter, loc, i32, slotVar);
+      slot = slotVar ? LLVM::LoadOp::create(rewriter, loc, i32, slotVar).getResult() : slotOf(rewriter, loc, count, cap);
     } else {
       countPtr = countAddress(rewriter, loc, base, warp, *l);
       count = LLVM::LoadOp::create(rewriter, loc, i32, countPtr);
@@ -218,7 +243,9 @@ struct StoreConversion : public ProfPattern<prof::StoreOp> {
     Value leader = isZero(rewriter, loc, lane);
     ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, byteOff), record, leader);
     Value next = LLVM::AddOp::create(rewriter, loc, count, i32Val(rewriter, loc, 1));
-    if (cntVar) {
+    if (cntVar && !slotVar) {
+      LLVM::StoreOp::create(rewriter, loc, next, cntVar);
+    } else if (cntVar) {
       LLVM::StoreOp::create(rewriter, loc, next, cntVar);
       Value slotNext = LLVM::AddOp::create(rewriter, loc, slot, i32Val(rewriter, loc, 1));
       Value wrapped = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, slotNext,
@@ -247,27 +274,21 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
     if (!argIndex || fn.getBody().empty())
       return op.emitOpError("is not in a kernel that takes a profile buffer (prof.finalize belongs "
                             "before the returns of kernels)");
-    Value globalBase = fn.getBody().front().getArgument(argIndex.getInt());
-    auto i64 = rewriter.getI64Type();
-    // The kernel's counts (registers) to shared memory; every warp's records
-    // are in; the header's end fields.
-    if (auto [cntVar, slotVar] = kernelCounters(op); cntVar) {
-      (void)slotVar;
-      auto [t, lane0, warp0] = ids(rewriter, loc);
-      (void)t;
-      Value cnt = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), cntVar);
-      ti.storeSharedPredicated(rewriter, loc, countAddress(rewriter, loc, buffer(rewriter, loc, op, *l), warp0, *l),
-                               cnt, isZero(rewriter, loc, lane0));
-    }
-    ti.barrier(rewriter, loc);
-    Value end = ti.globalTimer(rewriter, loc), clock = ti.cycleCounter(rewriter, loc);
-    if (!end || !clock)
+    if (!countersSupported(rewriter.getContext(), loc))
       return unsupported(op);
-    auto [tid, lane, warp] = ids(rewriter, loc);
+    Value globalBase = fn.getBody().front().getArgument(argIndex.getInt());
+    auto [cntVar, slotVar] = kernelCounters(op);
+    (void)slotVar;
+    if (!cntVar)
+      return op.emitOpError("has no prof.init before it in its kernel");
+    auto i32 = rewriter.getI32Type();
+    auto i64 = rewriter.getI64Type();
+    auto [tidV, laneV, warpV] = ids(rewriter, loc);
+    Value tid = tidV, lane = laneV, warp = warpV;
     Value base = buffer(rewriter, loc, op, *l);
-    Value first = isZero(rewriter, loc, tid);
-    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 8), end, first);
-    ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, 20), clock, first);
+    // This warp's count (its register, current after calls that record).
+    Value count = LLVM::LoadOp::create(rewriter, loc, i32, cntVar);
+    // Every warp's records are in (and visible to all lanes).
     ti.barrier(rewriter, loc);
     // This program's slice: linear program index x + nx * (y + ny * z).
     auto ext = [&](Value v) { return LLVM::ZExtOp::create(rewriter, loc, i64, v).getResult(); };
@@ -282,30 +303,46 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
     Value slice = LLVM::GEPOp::create(
         rewriter, loc, globalBase.getType(), rewriter.getI8Type(), globalBase,
         ValueRange{LLVM::MulOp::create(rewriter, loc, linear, LLVM::ConstantOp::create(rewriter, loc, i64, bytes))});
-    // Only what was written: header and counts by the program's threads, and
-    // each warp's records (min(count, C) of them) by its lanes, 8 bytes each.
-    auto copy = [&](Value byteOff) {
-      Value v = LLVM::LoadOp::create(rewriter, loc, i64, at(rewriter, loc, base, byteOff));
-      LLVM::StoreOp::create(rewriter, loc, v,
-                            LLVM::GEPOp::create(rewriter, loc, globalBase.getType(), rewriter.getI8Type(), slice,
-                                                ValueRange{LLVM::ZExtOp::create(rewriter, loc, i64, byteOff)}));
+    auto sliceAt = [&](Value byteOff) {
+      return LLVM::GEPOp::create(rewriter, loc, globalBase.getType(), rewriter.getI8Type(), slice,
+                                 ValueRange{LLVM::ZExtOp::create(rewriter, loc, i64, byteOff)})
+          .getResult();
     };
-    int64_t threads = int64_t(numWarps) * ti.getWarpSize(), cap = l->rings.recordsPerWarp;
-    // for (i = tid; i < ringsOffset / 8; i += threads) copy(i * 8)
-    emitLoop(rewriter, loc, tid, i32Val(rewriter, loc, l->rings.ringsOffset() / 8), threads,
-             [&](Value i) { copy(LLVM::ShlOp::create(rewriter, loc, i, i32Val(rewriter, loc, 3))); });
-    // for (i = lane; i < min(count[warp], C); i += warp size)
+    // The header, by thread 0 (the others do not wait for its clock reads):
+    // start fields from shared memory, end time and clock now.
+    emitIf(rewriter, loc, isZero(rewriter, loc, tid), [&] {
+      Value end = ti.globalTimer(rewriter, loc), clock = ti.cycleCounter(rewriter, loc);
+      Value start = LLVM::LoadOp::create(rewriter, loc, i64, at(rewriter, loc, base, 0));
+      Value startClock = LLVM::LoadOp::create(rewriter, loc, i32, at(rewriter, loc, base, 16));
+      Value sm = LLVM::LoadOp::create(rewriter, loc, i32, at(rewriter, loc, base, 24));
+      LLVM::StoreOp::create(rewriter, loc, start, sliceAt(i32Val(rewriter, loc, 0)));
+      LLVM::StoreOp::create(rewriter, loc, end, sliceAt(i32Val(rewriter, loc, 8)));
+      LLVM::StoreOp::create(rewriter, loc, startClock, sliceAt(i32Val(rewriter, loc, 16)));
+      LLVM::StoreOp::create(rewriter, loc, clock, sliceAt(i32Val(rewriter, loc, 20)));
+      LLVM::StoreOp::create(rewriter, loc, sm, sliceAt(i32Val(rewriter, loc, 24)));
+      LLVM::StoreOp::create(rewriter, loc, i32Val(rewriter, loc, numWarps), sliceAt(i32Val(rewriter, loc, 28)));
+    });
+    // Each warp's count, by its lane 0.
+    emitIf(rewriter, loc, isZero(rewriter, loc, lane), [&] {
+      LLVM::StoreOp::create(rewriter, loc, count,
+                            sliceAt(LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.countsOffset()),
+                                                        LLVM::ShlOp::create(rewriter, loc, warp,
+                                                                            i32Val(rewriter, loc, 2)))));
+    });
+    // Each warp's records, min(count, C) of them, by its lanes, 8 bytes each:
+    // for (i = lane; i < min(count, C); i += warp size)
     //   copy(ringsOffset + (warp * C + i) * 8)
-    Value count = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(),
-                                       countAddress(rewriter, loc, base, warp, *l));
+    int64_t cap = l->rings.recordsPerWarp;
     Value capV = i32Val(rewriter, loc, cap);
     Value n = LLVM::SelectOp::create(
         rewriter, loc, LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, count, capV), count, capV);
     Value ringBase = LLVM::MulOp::create(rewriter, loc, warp, capV);
     emitLoop(rewriter, loc, lane, n, ti.getWarpSize(), [&](Value i) {
       Value rec = LLVM::AddOp::create(rewriter, loc, ringBase, i);
-      copy(LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.ringsOffset()),
-                               LLVM::ShlOp::create(rewriter, loc, rec, i32Val(rewriter, loc, 3))));
+      Value byteOff = LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.ringsOffset()),
+                                          LLVM::ShlOp::create(rewriter, loc, rec, i32Val(rewriter, loc, 3)));
+      Value v = LLVM::LoadOp::create(rewriter, loc, i64, at(rewriter, loc, base, byteOff));
+      LLVM::StoreOp::create(rewriter, loc, v, sliceAt(byteOff));
     });
     rewriter.setInsertionPoint(op);
     rewriter.eraseOp(op);

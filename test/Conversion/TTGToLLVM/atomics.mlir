@@ -41,7 +41,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: [[BIT:%.*]] = llvm.and [[WARP]], [[TWO]]
 // CHECK: [[ACT:%.*]] = llvm.icmp "eq" [[BIT]], [[ZERO]]
 // CHECK: [[OLD:%.*]] = llvm.inline_asm {{.*}}atom.acquire.cta.global.max.s32{{.*}}, [[ACT]] :
-// CHECK: llvm.inline_asm {{.*}}"@$2 st.shared.b32 [ $0 + 0 ], $1;", "l,r,b,~{memory}" %{{.*}}, [[OLD]], [[ACT]]
+// CHECK: llvm.inline_asm {{.*}}"@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b,~{memory}" %{{.*}}, [[OLD]], [[ACT]]
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-NEXT: [[BCAST:%.*]] = llvm.load {{.*}} : !llvm.ptr<3> -> i32
 // CHECK-NOT: nvvm.barrier0

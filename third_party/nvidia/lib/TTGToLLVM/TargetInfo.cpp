@@ -488,12 +488,13 @@ public:
     if (bits < 16)
       v = LLVM::ZExtOp::create(b, loc, b.getI16Type(), v);
     auto [reg, constraint] = ptxRegister(bits);
-    // A 64-bit shared-window address: valid whether or not the data layout
-    // uses 32-bit shared pointers.
-    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
+    // A 32-bit shared-window address (.shared addresses are below 2^32
+    // whether or not the data layout uses 32-bit shared pointers): one
+    // register, no conversion.
+    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
     std::string asmStr = std::string("@$2 st.shared.") + (bits < 16 ? "b8" : reg) +
                          " [ $0 + 0 ], $1;";
-    std::string constraints = std::string("l,") + constraint + ",b,~{memory}";
+    std::string constraints = std::string("r,") + constraint + ",b,~{memory}";
     inlineAsm(b, loc, Type(), ValueRange{addr, v, pred}, asmStr, constraints);
   }
 

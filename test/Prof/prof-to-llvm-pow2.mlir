@@ -1,0 +1,26 @@
+// RUN: tessera-opt %s --pass-pipeline='builtin.module(prof-lower-records{max-shared=232448 buffer-bytes=2096}, convert-scf-to-cf, convert-ttg-to-llvm)' | FileCheck %s
+
+// 2096 bytes for 4 warps: a 48-byte header and counts, rings of 64 records.
+// With a power-of-two capacity a kernel keeps only its count in a register:
+// the slot is count & 63, no second counter and no wrap test.
+// CHECK: prof.records_per_warp = 64
+// CHECK-LABEL: llvm.func @k
+// CHECK: %[[CNT:.*]] = llvm.alloca %{{.*}} x i32
+// CHECK-NOT: llvm.alloca
+// CHECK: "mov.u32 $0, %clock;"
+// CHECK: %[[C:.*]] = llvm.load %[[CNT]] : !llvm.ptr -> i32
+// CHECK: %[[M:.*]] = llvm.mlir.constant(63 : i32) : i32
+// CHECK: llvm.and %[[C]], %[[M]] : i32
+// CHECK-NOT: llvm.select
+// CHECK: "@$2 st.shared.b64 [ $0 + 0 ], $1;"
+// CHECK: llvm.add %[[C]], %{{.*}} : i32
+// CHECK: llvm.store %{{.*}}, %[[CNT]]
+// CHECK: nvvm.barrier
+// CHECK: llvm.return
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  tt.func public @k(%p: !tt.ptr<f32>) {
+    prof.record start "a"
+    prof.record end "a"
+    tt.return
+  }
+}
