@@ -166,9 +166,12 @@ def main():
     ap.add_argument("--out", default="profiler.json")
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--cases", default="", help="comma-separated case names (default: all)")
     args = ap.parse_args()
     res = {"device": torch.cuda.get_device_name(), "cases": {}}
     for name, (fn, jit, check, flops) in _cases().items():
+        if args.cases and name not in args.cases.split(","):
+            continue
         case = {}
         # Without a session and in mode "kernels": the same PTX.
         fn()
