@@ -1,14 +1,15 @@
 // RUN: tessera-opt %s -split-input-file -verify-diagnostics --prof-lower-records="max-shared=232448" | FileCheck %s
 
 // The buffer goes after the shared memory the kernel uses (aligned to 16),
-// 16 KiB at most: 4 warps, header 32 + counts 16, 511 records fit, 256 (a
-// bytes each, as many as fit: 48 + 4 * 510 * 8 = 16368 bytes. Scope ids follow
+// 16 KiB at most: 4 warps, header 32 + counts 16 padded to 32 (rings on
+// 32-byte sectors), then as many records as fit in multiples of 4: 510 fit,
+// 508 kept, 64 + 4 * 508 * 8 = 16320 bytes. Scope ids follow
 // first appearance; the table names function and line. The callee's records
 // use the same rings; only the kernel sets them up and copies them out.
-// CHECK: module attributes {prof.bytes_per_program = 16368 : i32, prof.metric = "cycle", prof.records_per_warp = 510 : i32
+// CHECK: module attributes {prof.bytes_per_program = 16320 : i32, prof.metric = "cycle", prof.records_per_warp = 508 : i32
 // CHECK-SAME: prof.scopes = "[{\22function\22:\22callee\22,\22name\22:\22inner\22},{\22function\22:\22k\22,\22name\22:\22outer\22}]"
 // CHECK-SAME: prof.smem_offset = 1024 : i32
-// CHECK-SAME: ttg.shared = 17392 : i32
+// CHECK-SAME: ttg.shared = 17344 : i32
 module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 1016 : i32} {
   // CHECK-LABEL: tt.func private @callee
   // CHECK-NOT: prof.init
@@ -47,12 +48,12 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 1016 : i32} {
 
 // -----
 
-// Nearly full shared memory: what is left (2448 bytes) holds 75 records per
-// warp.
-// CHECK: module attributes {prof.bytes_per_program = 2448 : i32
-// CHECK-SAME: prof.records_per_warp = 75 : i32
+// Nearly full shared memory: what is left (2448 bytes) holds 74 records per
+// warp, 72 kept (a multiple of 4).
+// CHECK: module attributes {prof.bytes_per_program = 2368 : i32
+// CHECK-SAME: prof.records_per_warp = 72 : i32
 // CHECK-SAME: prof.smem_offset = 230000 : i32
-// CHECK-SAME: ttg.shared = 232448 : i32
+// CHECK-SAME: ttg.shared = 232368 : i32
 module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 230000 : i32} {
   tt.func public @nearly_full() {
     prof.record start "a"

@@ -1,6 +1,6 @@
-// RUN: tessera-opt %s --pass-pipeline='builtin.module(prof-lower-records{max-shared=232448 buffer-bytes=2096}, convert-scf-to-cf, convert-ttg-to-llvm)' | FileCheck %s
+// RUN: tessera-opt %s --pass-pipeline='builtin.module(prof-lower-records{max-shared=232448 buffer-bytes=2112}, convert-scf-to-cf, convert-ttg-to-llvm)' | FileCheck %s
 
-// 2096 bytes for 4 warps: a 48-byte header and counts, rings of 64 records.
+// 2112 bytes for 4 warps: a 64-byte header and counts, rings of 64 records.
 // With a power-of-two capacity a kernel keeps only its count in a register:
 // the slot is count & 63, no second counter and no wrap test.
 // CHECK: prof.records_per_warp = 64

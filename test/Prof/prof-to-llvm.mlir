@@ -3,12 +3,12 @@
 // A kernel with scopes takes the global profile buffer after its own
 // arguments (tessera.profile_arg); the callee finds the rings in the
 // module's shared memory. Entry: thread 0 alone reads start time, clock and
-// SM into the header; each warp's count (and slot: 510 is not a power of
+// SM into the header; each warp's count (and slot: 508 is not a power of
 // two) in registers. A record: lane 0 appends (id << 1 | end) | clock << 32
 // at its slot and bumps the count. Exit: one barrier, then thread 0 writes
-// the header to the program's 16368-byte slice (end time and clock read
-// then), each warp's lane 0 its count, and its lanes its min(count, 510)
-// records.
+// the header to the program's 16320-byte slice (end time and clock read
+// then), each warp's lane 0 its count, and its lanes its records (the
+// count rounded up to whole 32-byte sectors, at most 508).
 // CHECK-LABEL: llvm.func internal @callee()
 // CHECK: "mov.u32 $0, %clock;"
 // CHECK: %[[COUNT:.*]] = llvm.load
@@ -48,7 +48,7 @@
 // CHECK: %[[N:.*]] = llvm.load %[[CNT]] : !llvm.ptr -> i32
 // CHECK-NEXT: nvvm.barrier
 // CHECK-NOT: nvvm.barrier
-// CHECK: llvm.mlir.constant(16368 : i64)
+// CHECK: llvm.mlir.constant(16320 : i64)
 // CHECK: llvm.cond_br %{{.*}}, ^[[END:bb[0-9]+]], ^[[COUNTS:bb[0-9]+]]
 // CHECK: ^[[END]]:
 // CHECK-NEXT: "mov.u64 $0, %globaltimer;"
@@ -57,8 +57,11 @@
 // CHECK: ^[[COUNTS]]:
 // CHECK: llvm.cond_br
 // CHECK: llvm.store %[[N]], %{{.*}} : i32, !llvm.ptr<1>
-// CHECK: %[[FITS:.*]] = llvm.icmp "ult" %[[N]], %[[CAP:.*]] : i32
-// CHECK: %[[MIN:.*]] = llvm.select %[[FITS]], %[[N]], %[[CAP]] : i1, i32
+// Whole sectors: the count rounded up to 4 records, at most 508.
+// CHECK: %[[N3:.*]] = llvm.add %[[N]], %{{.*}} : i32
+// CHECK: %[[UP:.*]] = llvm.and %[[N3]], %{{.*}} : i32
+// CHECK: %[[FITS:.*]] = llvm.icmp "ult" %[[UP]], %[[CAP:.*]] : i32
+// CHECK: %[[MIN:.*]] = llvm.select %[[FITS]], %[[UP]], %[[CAP]] : i1, i32
 // CHECK: ^bb{{[0-9]+}}(%[[J:.*]]: i32):
 // CHECK: llvm.icmp "ult" %[[J]], %[[MIN]] : i32
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i64

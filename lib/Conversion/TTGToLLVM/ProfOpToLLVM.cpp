@@ -329,13 +329,34 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
                                                         LLVM::ShlOp::create(rewriter, loc, warp,
                                                                             i32Val(rewriter, loc, 2)))));
     });
+    // The counts' padding, zeros by the threads of those indices (the counts
+    // then fill whole 32-byte sectors).
+    int64_t padWords = (l->rings.ringsOffset() - l->rings.countsOffset()) / 4;
+    if (padWords > numWarps) {
+      Value inPad = LLVM::AndOp::create(
+          rewriter, loc, LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::uge, tid, i32Val(rewriter, loc, numWarps)),
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, tid, i32Val(rewriter, loc, padWords)));
+      emitIf(rewriter, loc, inPad, [&] {
+        LLVM::StoreOp::create(rewriter, loc, i32Val(rewriter, loc, 0),
+                              sliceAt(LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.countsOffset()),
+                                                          LLVM::ShlOp::create(rewriter, loc, tid,
+                                                                              i32Val(rewriter, loc, 2)))));
+      });
+    }
     // Each warp's records, min(count, C) of them, by its lanes, 8 bytes each:
-    // for (i = lane; i < min(count, C); i += warp size)
+    // for (i = lane; i < n; i += warp size)
     //   copy(ringsOffset + (warp * C + i) * 8)
+    // With C a multiple of 4, n = min(count rounded up to 4, C): whole 32-byte
+    // sectors (a partly written sector costs the memory a read-modify-write;
+    // the slots past the count are never decoded).
     int64_t cap = l->rings.recordsPerWarp;
     Value capV = i32Val(rewriter, loc, cap);
+    Value upTo = count;
+    if (cap % 4 == 0)
+      upTo = LLVM::AndOp::create(rewriter, loc, LLVM::AddOp::create(rewriter, loc, count, i32Val(rewriter, loc, 3)),
+                                 i32Val(rewriter, loc, ~3));
     Value n = LLVM::SelectOp::create(
-        rewriter, loc, LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, count, capV), count, capV);
+        rewriter, loc, LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, upTo, capV), upTo, capV);
     Value ringBase = LLVM::MulOp::create(rewriter, loc, warp, capV);
     emitLoop(rewriter, loc, lane, n, ti.getWarpSize(), [&](Value i) {
       Value rec = LLVM::AddOp::create(rewriter, loc, ringBase, i);

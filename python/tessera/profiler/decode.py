@@ -175,8 +175,8 @@ def check_profile(profile):
 
 
 def records_offset(num_warps):
-    """Offset of the first ring in a slice: the header, W u32 counts, padding to 8 bytes."""
-    return HEADER_BYTES + (4 * num_warps + 7) // 8 * 8
+    """Offset of the first ring in a slice: the header, W u32 counts, padding to 32 bytes."""
+    return HEADER_BYTES + (4 * num_warps + 31) // 32 * 32
 
 
 def grid_size(grid):

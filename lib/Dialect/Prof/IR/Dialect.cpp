@@ -23,7 +23,8 @@ int64_t ProfileLayout::recordsThatFit(int64_t bytes, int64_t numWarps) {
   ProfileLayout l{numWarps, 0};
   if (numWarps <= 0 || bytes <= l.ringsOffset())
     return 0;
-  return (bytes - l.ringsOffset()) / (numWarps * kRecordBytes);
+  int64_t fit = (bytes - l.ringsOffset()) / (numWarps * kRecordBytes);
+  return fit >= 4 ? fit - fit % 4 : fit;
 }
 
 // prof.record start "name" / prof.record end "name"

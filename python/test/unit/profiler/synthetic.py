@@ -8,7 +8,7 @@ M32 = 0xFFFFFFFF
 
 
 def records_offset(num_warps):
-    return 32 + (4 * num_warps + 7) // 8 * 8
+    return 32 + (4 * num_warps + 31) // 32 * 32  # counts padded to a 32-byte sector
 
 
 def slice_bytes(num_warps, records_per_warp):

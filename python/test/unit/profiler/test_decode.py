@@ -209,8 +209,9 @@ def test_buffer_and_metadata_errors():
 
 
 def test_buffer_as_a_uint8_array_and_padding_of_odd_warp_counts():
-    md = syn.meta(SCOPES, num_warps=3, records_per_warp=2)  # counts take 12 bytes, padded to 16
-    assert decode.records_offset(3) == syn.records_offset(3) == 48
+    md = syn.meta(SCOPES, num_warps=3, records_per_warp=2)  # counts take 12 bytes, padded to 32
+    assert decode.records_offset(3) == syn.records_offset(3) == 64
+    assert decode.records_offset(8) == 64 and decode.records_offset(9) == 96
     warps = [syn.script(SCOPES, [("load", "start", 0), ("load", "end", w + 1)]) for w in range(3)]
     data = np.frombuffer(syn.program(md, warps, start_ns=0, end_ns=10, start_clock=0, end_clock=10), np.uint8)
     (p,) = decode.decode_buffer(data, md, (1, 1, 1))

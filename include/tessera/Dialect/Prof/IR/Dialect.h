@@ -26,9 +26,12 @@ struct ProfileLayout {
   int64_t numWarps = 0;
   int64_t recordsPerWarp = 0;
   int64_t countsOffset() const { return kHeaderBytes; }
-  int64_t ringsOffset() const { return kHeaderBytes + (numWarps * 4 + 7) / 8 * 8; }
+  /// The counts padded to 32 bytes: rings start on a 32-byte sector (with C
+  /// a multiple of 4, so does every warp's ring).
+  int64_t ringsOffset() const { return kHeaderBytes + (numWarps * 4 + 31) / 32 * 32; }
   int64_t bytes() const { return ringsOffset() + numWarps * recordsPerWarp * kRecordBytes; }
-  /// The most records per warp that fit `bytes` (0: not even one).
+  /// The most records per warp that fit `bytes`, a multiple of 4 from 4 up
+  /// (whole 32-byte sectors per ring; 0: not even one).
   static int64_t recordsThatFit(int64_t bytes, int64_t numWarps);
 };
 
