@@ -27,19 +27,26 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 1016 : i32} {
   }
   // The kernel keeps its counts in registers: they go to shared memory
   // around a call of a function that records, not around other calls.
+  // (The callee's records run in a loop of unknown trip count: no bound, so
+  // the rings take what is free up to 16 KiB.)
   // CHECK-LABEL: tt.func public @k
   // CHECK-NEXT: prof.init
   // CHECK: prof.store {scope_id = 1 : i32}
+  // CHECK-NEXT: scf.for
   // CHECK-NEXT: prof.count_to_shared
   // CHECK-NEXT: tt.call @callee
   // CHECK-NEXT: prof.count_from_shared
-  // CHECK-NEXT: tt.call @quiet
+  // CHECK: tt.call @quiet
   // CHECK-NEXT: prof.store {isEnd, scope_id = 1 : i32}
   // CHECK-NEXT: prof.finalize
   // CHECK-NEXT: tt.return
-  tt.func public @k(%c: i1) {
+  tt.func public @k(%c: i1, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
     prof.record start "outer" loc(unknown)
-    tt.call @callee() : () -> ()
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      tt.call @callee() : () -> ()
+    }
     tt.call @quiet() : () -> ()
     prof.record end "outer" loc(unknown)
     tt.return
@@ -55,9 +62,85 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 1016 : i32} {
 // CHECK-SAME: prof.smem_offset = 230000 : i32
 // CHECK-SAME: ttg.shared = 232368 : i32
 module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 230000 : i32} {
-  tt.func public @nearly_full() {
+  tt.func public @nearly_full(%n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      prof.record start "a"
+      prof.record end "a"
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// A bound on the records a warp writes sizes the rings: 1 + max(2 + 2 from
+// the callee, 0) + 4 trips x 2 + 1 = 14 records, rounded up to 16 (whole
+// 32-byte sectors): 64 + 4 * 16 * 8 = 576 bytes.
+// CHECK: module attributes {prof.bytes_per_program = 576 : i32
+// CHECK-SAME: prof.records_per_warp = 16 : i32
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func private @two() attributes {noinline = true} {
+    prof.record start "c"
+    prof.record end "c"
+    tt.return
+  }
+  tt.func public @bounded(%c: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %c7 = arith.constant 7 : i32
     prof.record start "a"
+    scf.if %c {
+      prof.record start "b"
+      prof.record end "b"
+      tt.call @two() : () -> ()
+    }
+    scf.for %i = %c0 to %c7 step %c2 : i32 {
+      prof.record start "l"
+      prof.record end "l"
+    }
     prof.record end "a"
+    tt.return
+  }
+}
+
+// -----
+
+// No bound through a recursion: the default 16 KiB (16320 bytes, 508
+// records).
+// CHECK: module attributes {prof.bytes_per_program = 16320 : i32
+// CHECK-SAME: prof.records_per_warp = 508 : i32
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func private @rec(%c: i1) attributes {noinline = true} {
+    prof.record start "r"
+    scf.if %c {
+      tt.call @rec(%c) : (i1) -> ()
+    }
+    prof.record end "r"
+    tt.return
+  }
+  tt.func public @recursive(%c: i1) {
+    tt.call @rec(%c) : (i1) -> ()
+    tt.return
+  }
+}
+
+// -----
+
+// No bound in a while loop either.
+// CHECK: module attributes {prof.bytes_per_program = 16320 : i32
+// CHECK-SAME: prof.records_per_warp = 508 : i32
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func public @spins(%c: i1) {
+    scf.while : () -> () {
+      scf.condition(%c)
+    } do {
+      prof.record start "w"
+      prof.record end "w"
+      scf.yield
+    }
     tt.return
   }
 }

@@ -1,4 +1,4 @@
-// RUN: tessera-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(prof-lower-records{max-shared=232448}, convert-scf-to-cf, convert-ttg-to-llvm)' | FileCheck %s
+// RUN: tessera-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(prof-lower-records{max-shared=232448 buffer-bytes=16320}, convert-scf-to-cf, convert-ttg-to-llvm)' | FileCheck %s
 
 // A kernel with scopes takes the global profile buffer after its own
 // arguments (tessera.profile_arg); the callee finds the rings in the

@@ -411,7 +411,8 @@ struct CountFromSharedConversion : public ProfPattern<prof::CountFromSharedOp> {
     Value cnt = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(),
                                      countAddress(rewriter, loc, buffer(rewriter, loc, op, *l), warp, *l));
     LLVM::StoreOp::create(rewriter, loc, cnt, cntVar);
-    LLVM::StoreOp::create(rewriter, loc, slotOf(rewriter, loc, cnt, l->rings.recordsPerWarp), slotVar);
+    if (slotVar) // (a power-of-two ring has no slot counter)
+      LLVM::StoreOp::create(rewriter, loc, slotOf(rewriter, loc, cnt, l->rings.recordsPerWarp), slotVar);
     rewriter.eraseOp(op);
     return success();
   }

@@ -2,6 +2,8 @@
 
 #include "tessera/Dialect/Prof/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "llvm/ADT/DenseSet.h"
@@ -35,6 +37,100 @@ std::optional<FileLineColLoc> fileLoc(Location loc) {
   });
   return found;
 }
+
+/// The most records one warp can write in a function, along any path and
+/// through calls, or nullopt when there is no bound: records in a loop whose
+/// trip count is not a constant, in a while loop, in a function that is part
+/// of a recursion, or in control flow other than scf.
+class RecordBound {
+public:
+  explicit RecordBound(ModuleOp module) : module(module) {}
+
+  std::optional<int64_t> ofFunc(tt::FuncOp f) {
+    if (auto it = memo.find(f); it != memo.end())
+      return it->second;
+    if (!active.insert(f).second)
+      return std::nullopt; // recursion
+    std::optional<int64_t> b = 0;
+    if (!f.getBody().empty())
+      b = f.getBody().hasOneBlock() ? ofBlock(f.getBody().front()) : unboundedIfRecords(f);
+    active.erase(f);
+    memo[f] = b;
+    return b;
+  }
+
+private:
+  static constexpr int64_t kCap = int64_t(1) << 40;
+  static std::optional<int64_t> add(std::optional<int64_t> a, std::optional<int64_t> b) {
+    if (!a || !b)
+      return std::nullopt;
+    return std::min(kCap, *a + *b);
+  }
+  std::optional<int64_t> unboundedIfRecords(Operation *op) {
+    bool any = false;
+    op->walk([&](Operation *inner) {
+      if (isa<prof::RecordOp>(inner))
+        any = true;
+      else if (auto call = dyn_cast<tt::CallOp>(inner))
+        if (auto callee = module.lookupSymbol<tt::FuncOp>(call.getCallee())) {
+          std::optional<int64_t> b = ofFunc(callee);
+          any |= !b || *b > 0;
+        }
+    });
+    return any ? std::nullopt : std::optional<int64_t>(0);
+  }
+  std::optional<int64_t> ofRegion(Region &r) {
+    if (r.empty())
+      return 0;
+    return r.hasOneBlock() ? ofBlock(r.front()) : unboundedIfRecords(r.getParentOp());
+  }
+  std::optional<int64_t> ofBlock(Block &block) {
+    std::optional<int64_t> total = 0;
+    for (Operation &op : block) {
+      total = add(total, ofOp(&op));
+      if (!total)
+        return std::nullopt;
+    }
+    return total;
+  }
+  std::optional<int64_t> ofOp(Operation *op) {
+    if (isa<prof::RecordOp>(op))
+      return 1;
+    if (auto call = dyn_cast<tt::CallOp>(op)) {
+      auto callee = module.lookupSymbol<tt::FuncOp>(call.getCallee());
+      return callee ? ofFunc(callee) : std::optional<int64_t>(0);
+    }
+    if (op->getNumRegions() == 0)
+      return 0;
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      std::optional<int64_t> a = ofRegion(ifOp.getThenRegion()), b = ofRegion(ifOp.getElseRegion());
+      if (!a || !b)
+        return std::nullopt;
+      return std::max(*a, *b);
+    }
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      std::optional<int64_t> body = ofRegion(forOp.getRegion());
+      if (!body || *body == 0)
+        return body;
+      std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound()),
+                             ub = getConstantIntValue(forOp.getUpperBound()),
+                             step = getConstantIntValue(forOp.getStep());
+      if (!lb || !ub || !step || *step <= 0)
+        return std::nullopt;
+      int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+      if (trips > 0 && *body > kCap / trips)
+        return kCap;
+      return trips * *body;
+    }
+    // Any other op with regions (a while loop, a reduction's combiner): no
+    // bound if records can run inside.
+    return unboundedIfRecords(op);
+  }
+
+  ModuleOp module;
+  llvm::DenseMap<Operation *, std::optional<int64_t>> memo;
+  llvm::DenseSet<Operation *> active;
+};
 
 struct ProfLowerRecordsPass
     : public mlir::tessera::impl::ProfLowerRecordsBase<ProfLowerRecordsPass> {
@@ -104,6 +200,20 @@ struct ProfLowerRecordsPass
       }
     } else {
       bytes = std::min(limit - offset, kDefaultBufferBytes);
+      // A module whose kernels write at most N records per warp (no records in
+      // loops of unknown trip count) needs rings of N, rounded up to whole
+      // sectors: less shared memory, a smaller global buffer, denser copies.
+      RecordBound bound(module);
+      std::optional<int64_t> most = 0;
+      for (auto fn : module.getOps<tt::FuncOp>())
+        if (fn.isPublic()) {
+          std::optional<int64_t> b = bound.ofFunc(fn);
+          most = b && most ? std::optional<int64_t>(std::max(*b, *most)) : std::nullopt;
+        }
+      if (most) {
+        int64_t ring = std::max<int64_t>(4, (*most + 3) / 4 * 4);
+        bytes = std::min(bytes, prof::ProfileLayout{numWarps, ring}.bytes());
+      }
     }
     int64_t fit = prof::ProfileLayout::recordsThatFit(bytes, numWarps);
     if (fit < 1) {

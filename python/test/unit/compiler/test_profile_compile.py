@@ -69,10 +69,10 @@ def test_scopes_on_become_records(scopes_on):
     assert [s["name"] for s in prof["scopes"]] == ["load", "compute", "store"]
     assert all(s["function"] == "scoped_add" and s["file"].endswith("test_profile_compile.py") for s in prof["scopes"])
     assert prof["scopes"][1]["line"] == prof["scopes"][0]["line"] + 2
-    # 4 warps, 16 KiB at most: header 32 + counts 16 padded to 32 + 4 rings of 508 8-byte records
-    # (510 fit; a multiple of 4 keeps every ring on 32-byte sectors)
-    assert prof["num_warps"] == 4 and prof["records_per_warp"] == 508 and prof["bytes_per_program"] == 16320
-    assert prof["metric"] == "cycle" and meta["shared"] >= 16320
+    # 4 warps writing at most 6 records each: rings of 8 (whole 32-byte sectors), after a header
+    # of 32 bytes and counts padded to 32
+    assert prof["num_warps"] == 4 and prof["records_per_warp"] == 8 and prof["bytes_per_program"] == 64 + 4 * 8 * 8
+    assert prof["metric"] == "cycle" and meta["shared"] >= 320
     # the profile buffer: one more .param after the 3 arguments
     assert "scoped_add_param_3" in ptx and "scoped_add_param_4" not in ptx
     assert ptx.count("%globaltimer") == 2 and "%smid" in ptx
@@ -187,3 +187,34 @@ def test_scope_syntax_errors():
         pl.exit_scope(3)
 
     _error(bad_name, "name must be a str")
+
+
+@tessera.jit
+def scoped_loop(x_ptr, y_ptr, n, ITERS: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in range(ITERS):
+        with pl.scope("step"):
+            acc += tl.load(x_ptr + offs + i * BLOCK, mask=offs < n)
+    for i in range(0, n, BLOCK):  # a trip count known only at run time, no records inside
+        acc += 1.0
+    tl.store(y_ptr + offs, acc, mask=offs < n)
+
+
+@tessera.jit
+def scoped_dynamic_loop(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in range(0, n, BLOCK):
+        with pl.scope("step"):
+            acc += tl.load(x_ptr + offs + i, mask=offs + i < n)
+    tl.store(y_ptr + offs, acc, mask=offs < n)
+
+
+def test_rings_are_sized_by_the_records_a_warp_can_write(scopes_on):
+    """A loop of constant trip count multiplies its records (5 x 2 = 10, rounded up to 12); one whose
+    trip count is known only at run time makes the rings as large as the default allows."""
+    k = tessera.compile(scoped_loop, signature=SIG, constexprs={"ITERS": 5, "BLOCK": 256}, target="cuda:90")
+    assert k.metadata["profile"]["records_per_warp"] == 12
+    k = tessera.compile(scoped_dynamic_loop, signature=SIG, constexprs={"BLOCK": 256}, target="cuda:90")
+    assert k.metadata["profile"]["records_per_warp"] == 508 and k.metadata["profile"]["bytes_per_program"] == 16320

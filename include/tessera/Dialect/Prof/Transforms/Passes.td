@@ -29,7 +29,11 @@ def ProfLowerRecords : Pass<"prof-lower-records", "mlir::ModuleOp"> {
     3. Places the buffer after the shared memory the module uses
        (`ttg.shared`, aligned to 16 bytes), sized by `prof.buffer_bytes` if
        the module sets it, else by what is free up to `max-shared` (at most
-       16 KiB); fails when not even one record per warp fits. Raises
+       16 KiB, and no more than the rings of the most records a warp of the
+       module's kernels can write when that is bounded: records in loops of
+       constant trip count, ifs and calls, not in other loops or
+       recursions); capacities are multiples of 4 records (32-byte
+       sectors); fails when not even one record per warp fits. Raises
        `ttg.shared` by its size.
     4. Rewrites each record into `prof.store`, puts `prof.init` at the entry
        of every kernel (a public function that is not noinline) and
