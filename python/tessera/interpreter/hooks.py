@@ -155,6 +155,12 @@ class Client:
     def on_scan(self, rec: ScanRecord):
         pass
 
+    def on_kernel_tensor(self, rec: KernelRecord, name: str, value):
+        """A tensor that joined the running launch after it started (an output a kernel of the
+        tessera.nki front end made): `name` is its argument name in records, `value` the host
+        array; rec.args has it too from now on."""
+        pass
+
     def on_error(self, error: Exception):
         """An error the interpreter is about to raise for the running program (an out-of-bounds
         access: tessera.interpreter.OutOfBoundsError, with its location, program, argument and
@@ -223,6 +229,12 @@ def error(exc):
 def kernel_start(rec):
     for c in list(_CLIENTS):
         c.on_kernel_start(rec)
+
+
+def kernel_tensor(rec, name, value):
+    rec.args[name] = value
+    for c in list(_CLIENTS):
+        c.on_kernel_tensor(rec, name, value)
 
 
 def kernel_end(rec):

@@ -107,13 +107,16 @@ class AccessMap(Client):
     def on_kernel_start(self, rec):
         self.kernel, self.grid, self.tensors = rec.kernel, tuple(rec.grid), {}
         for name, v in rec.args.items():
-            shape = getattr(v, "shape", None)
-            if shape is None or not hasattr(v, "stride"):
-                if isinstance(v, np.ndarray):
-                    strides = tuple(s // v.itemsize for s in v.strides)
-                    self.tensors[name] = _Tensor(name, v.shape, strides)
-                continue
-            self.tensors[name] = _Tensor(name, tuple(shape), tuple(v.stride()))
+            self.on_kernel_tensor(rec, name, v)
+
+    def on_kernel_tensor(self, rec, name, v):
+        shape = getattr(v, "shape", None)
+        if shape is None or not hasattr(v, "stride"):
+            if isinstance(v, np.ndarray):
+                strides = tuple(s // v.itemsize for s in v.strides)
+                self.tensors[name] = _Tensor(name, v.shape, strides)
+            return
+        self.tensors[name] = _Tensor(name, tuple(shape), tuple(v.stride()))
 
     def _program(self, pid):
         gx, gy, _ = self.grid

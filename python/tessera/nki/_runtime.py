@@ -1,0 +1,135 @@
+"""Launching tessera.nki kernels on the interpreter's core (see tessera.nki.jit)."""
+
+import threading
+
+import numpy as np
+
+from ..interpreter import hooks, numerics, source
+from ..interpreter.builder import InterpreterBuilder
+from ..interpreter.memory import Memory
+from ..language import core
+from ._tensor import Tensor
+
+_state = threading.local()
+
+
+class _Launch:
+    def __init__(self, name, memory, use_torch):
+        self.name = name
+        self.memory = memory
+        self.use_torch = use_torch
+        self.outputs = []       # the launch's HBM outputs, in the order programs make them
+        self.made = 0           # how many the running program has asked for
+        self.record = None      # the KernelRecord clients got, when observed
+
+
+def _numpy_dtype(dt):
+    for np_dt, tl_dt in numerics._NUMPY_TO_TL.items():
+        if tl_dt == dt:
+            return np_dt
+    return None
+
+
+def _wrap(name, value, memory):
+    from ..interpreter import _is_torch_tensor, _torch_elt
+    if _is_torch_tensor(value):
+        dev = getattr(value, "device", None)
+        if dev is not None and dev.type != "cpu":
+            raise ValueError(f"argument '{name}' is a tensor on {dev}; tessera.nki runs kernels on the CPU "
+                             f"interpreter: pass CPU tensors")
+        elt = _torch_elt(name, value)
+        shape, strides = tuple(value.shape), tuple(value.stride())
+    elif isinstance(value, np.ndarray):
+        elt = numerics.numpy_to_tl(value.dtype)
+        shape = value.shape
+        if any(s % value.itemsize for s in value.strides):
+            raise ValueError(f"argument '{name}': strides {value.strides} are not whole elements")
+        strides = tuple(s // value.itemsize for s in value.strides)
+    else:
+        return value  # scalars are passed as they are
+    base = memory.register(name, value, elt)
+    ptr = core.tensor(numerics.make_ptr(np.array(base, dtype=np.int64), elt), core.pointer_type(elt))
+    return Tensor(name, value, ptr, shape, strides, elt)
+
+
+def output(shape, dtype, name):
+    """The running program's next HBM output (nl.ndarray in HBM): made by the launch's first
+    program, the same tensor for every later one."""
+    launch = getattr(_state, "launch", None)
+    if launch is None:
+        raise RuntimeError("nl.ndarray in HBM is only available while a tessera.nki kernel runs")
+    k = launch.made
+    launch.made += 1
+    if k < len(launch.outputs):
+        t = launch.outputs[k]
+        if t.shape != shape or t.dtype != dtype:
+            raise ValueError(f"output {k} of {launch.name}: a program asked for {list(shape)} {dtype}, but the "
+                             f"first program made it {list(t.shape)} {t.dtype}: every program must make the same "
+                             f"outputs in the same order")
+        return t
+    label = name or f"output{k}"
+    if launch.use_torch:
+        import torch
+        from ..interpreter import numerics as nm
+        inverse = {v: t for t, v in nm.torch_dtype_map().items()}
+        if dtype not in inverse:
+            raise TypeError(f"{label}: dtype {dtype} has no torch equivalent")
+        array = torch.zeros(shape, dtype=inverse[dtype])
+    else:
+        np_dt = _numpy_dtype(dtype)
+        if np_dt is None:
+            raise TypeError(f"{label}: dtype {dtype} has no numpy equivalent (pass torch tensors to use it)")
+        array = np.zeros(shape, dtype=np_dt)
+    t = _wrap(label, array, launch.memory)
+    launch.outputs.append(t)
+    if launch.record is not None:  # clients learn of the new tensor (its accesses name it)
+        hooks.kernel_tensor(launch.record, label, array)
+    return t
+
+
+def _unwrap_result(result):
+    if isinstance(result, Tensor):
+        return result.array
+    if isinstance(result, (tuple, list)):
+        return type(result)(_unwrap_result(r) for r in result)
+    if isinstance(result, core.tensor):
+        raise TypeError("a tessera.nki kernel returns tensors in HBM (nl.ndarray(..., buffer=nl.shared_hbm)), "
+                        "not tiles: store the tile into an output and return that")
+    return result
+
+
+def launch(kernel, grid, args, kwargs):
+    """Runs `kernel` (a tessera.nki.jit function) on every program of `grid`; returns what the
+    kernel returns, with its HBM tensors as the host arrays they live in."""
+    from .. import interpreter
+    fn = kernel.fn
+    bound = kernel.signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    grid3 = interpreter._normalize_grid(grid, dict(bound.arguments), fn.__name__)
+    memory = Memory()
+    use_torch = any(interpreter._is_torch_tensor(v) for v in bound.arguments.values())
+    wrapped = {name: _wrap(name, v, memory) for name, v in bound.arguments.items()}
+    builder = InterpreterBuilder(memory, grid3, fn.__name__)
+    source.register_code(fn.__code__)
+    run = _Launch(fn.__name__, memory, use_torch)
+    observing = hooks.active()
+    if observing:
+        krec = hooks.KernelRecord(fn.__name__, grid3, fn.__code__.co_filename, dict(bound.arguments))
+        hooks.kernel_start(krec)
+        run.record = krec
+    previous = getattr(_state, "launch", None)
+    _state.launch = run
+    result = None
+    try:
+        with np.errstate(all="ignore"), core.use_builder(builder):
+            for z in range(grid3[2]):
+                for y in range(grid3[1]):
+                    for x in range(grid3[0]):
+                        builder.pid = (x, y, z)
+                        run.made = 0
+                        result = fn(**wrapped)
+    finally:
+        _state.launch = previous
+    if observing:
+        hooks.kernel_end(krec)
+    return _unwrap_result(result)
