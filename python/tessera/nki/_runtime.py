@@ -31,25 +31,24 @@ def _numpy_dtype(dt):
 
 
 def _wrap(name, value, memory):
-    from ..interpreter import _is_torch_tensor, _torch_elt
-    if _is_torch_tensor(value):
+    """An argument as the kernel sees it: a torch tensor or numpy array as a Tensor in HBM
+    (registered with the interpreter's memory like a tessera.language argument), a scalar as is."""
+    from .. import interpreter
+    is_torch = interpreter._is_torch_tensor(value)
+    if not is_torch and not isinstance(value, np.ndarray):
+        return value
+    if is_torch:
         dev = getattr(value, "device", None)
         if dev is not None and dev.type != "cpu":
             raise ValueError(f"argument '{name}' is a tensor on {dev}; tessera.nki runs kernels on the CPU "
                              f"interpreter: pass CPU tensors")
-        elt = _torch_elt(name, value)
-        shape, strides = tuple(value.shape), tuple(value.stride())
-    elif isinstance(value, np.ndarray):
-        elt = numerics.numpy_to_tl(value.dtype)
-        shape = value.shape
+        strides = tuple(value.stride())
+    else:
         if any(s % value.itemsize for s in value.strides):
             raise ValueError(f"argument '{name}': strides {value.strides} are not whole elements")
         strides = tuple(s // value.itemsize for s in value.strides)
-    else:
-        return value  # scalars are passed as they are
-    base = memory.register(name, value, elt)
-    ptr = core.tensor(numerics.make_ptr(np.array(base, dtype=np.int64), elt), core.pointer_type(elt))
-    return Tensor(name, value, ptr, shape, strides, elt)
+    ptr = interpreter._wrap_arg(name, value, memory)
+    return Tensor(name, value, ptr, tuple(value.shape), strides, ptr.dtype.element_ty)
 
 
 def output(shape, dtype, name):
@@ -70,8 +69,7 @@ def output(shape, dtype, name):
     label = name or f"output{k}"
     if launch.use_torch:
         import torch
-        from ..interpreter import numerics as nm
-        inverse = {v: t for t, v in nm.torch_dtype_map().items()}
+        inverse = {v: t for t, v in numerics.torch_dtype_map().items()}
         if dtype not in inverse:
             raise TypeError(f"{label}: dtype {dtype} has no torch equivalent")
         array = torch.zeros(shape, dtype=inverse[dtype])
