@@ -38,6 +38,7 @@ class _Tensor:
         self.shape = tuple(int(s) for s in shape)
         self.strides = tuple(int(s) for s in strides)
         self.numel = int(np.prod(self.shape)) if self.shape else 1
+        self._table = None  # (sorted element offsets, their flat indices), made on first use
         # per kind: first program to touch each element (-1: none) and how many programs did
         self.first = {k: np.full(self.numel, -1, dtype=np.int64) for k in _KINDS}
         self.count = {k: np.zeros(self.numel, dtype=np.int64) for k in _KINDS}
@@ -45,25 +46,22 @@ class _Tensor:
 
     def indices(self, offsets):
         """Flat (row-major) element indices of element offsets from the base, through the
-        strides; offsets that name no element of the view are dropped."""
+        strides; offsets that name no element of the view are dropped. Any strides: a table of
+        every element's offset (size-1 dimensions with any stride, negative strides, overlapping
+        views, where an offset names the first element that has it)."""
         off = np.asarray(offsets, dtype=np.int64).ravel()
         if not self.shape:
             return off[off == 0]
-        order = sorted(range(len(self.shape)), key=lambda d: -self.strides[d])
-        rem = off.copy()
-        idx = np.zeros((len(self.shape), off.size), dtype=np.int64)
-        ok = rem >= 0
-        for d in order:
-            st = self.strides[d]
-            if st <= 0:
-                continue
-            idx[d] = rem // st
-            rem = rem - idx[d] * st
-        ok &= rem == 0
-        for d, n in enumerate(self.shape):
-            ok &= (idx[d] >= 0) & (idx[d] < n)
-        flat = np.ravel_multi_index(tuple(idx[:, ok]), self.shape) if ok.any() else np.zeros(0, np.int64)
-        return flat
+        if self._table is None:
+            grids = np.indices(self.shape, dtype=np.int64).reshape(len(self.shape), -1)
+            elem = np.tensordot(np.asarray(self.strides, dtype=np.int64), grids, axes=1)
+            order = np.argsort(elem, kind="stable")
+            self._table = (elem[order], order)
+        keys, flat = self._table
+        if keys.size == 0:
+            return np.zeros(0, np.int64)
+        pos = np.clip(np.searchsorted(keys, off), 0, keys.size - 1)
+        return flat[pos[keys[pos] == off]]
 
     def add(self, kind, program, offsets):
         flat = np.unique(self.indices(offsets))

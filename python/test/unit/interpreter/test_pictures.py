@@ -127,3 +127,19 @@ def test_html_renders_in_headless_chromium(tmp_path):
     # the canvases drew the programs: several saturated colours, not a blank page
     saturated = [c for c in colours if max(c) - min(c) > 60]
     assert len(saturated) >= 6, len(saturated)
+
+
+def test_element_indices_through_any_strides():
+    from tessera.interpreter.pictures import _Tensor
+    # a size-1 dimension with a stride that is no multiple of anything (as torch may give it)
+    t = _Tensor("t", (1, 4), (7, 1))
+    assert t.indices([0, 1, 3, 4, 7]).tolist() == [0, 1, 3]
+    # negative strides (a reversed numpy view): offsets below the base name elements
+    r = _Tensor("r", (2, 3), (-3, 1))   # rows reversed
+    assert r.indices([0, 2, -3, -1, 1 - 6]).tolist() == [0, 2, 3, 5]
+    # an overlapping view (stride 0): an offset names the first element that has it
+    b = _Tensor("b", (3, 2), (0, 1))
+    assert b.indices([0, 1, 2]).tolist() == [0, 1]
+    # the usual row-major case, and offsets outside dropped
+    m = _Tensor("m", (2, 3), (3, 1))
+    assert m.indices([5, 0, 6, -1]).tolist() == [5, 0]
