@@ -90,6 +90,26 @@ Runtime &runtime() {
   return r;
 }
 
+/// Makes `device` current for a scope and gives the caller's current device
+/// back at its end (a framework's own current device is not ours to change).
+class DeviceGuard {
+public:
+  DeviceGuard(Runtime &r, int device) : r(r) {
+    if (r.hipGetDevice(&previous) != 0)
+      previous = -1;
+    error = previous == device ? 0 : r.hipSetDevice(device);
+  }
+  ~DeviceGuard() {
+    if (previous >= 0)
+      r.hipSetDevice(previous);
+  }
+  hipError_t error = 0;
+
+private:
+  Runtime &r;
+  int previous = -1;
+};
+
 Status check(hipError_t e, const char *what) {
   if (e == 0)
     return {};
@@ -130,7 +150,8 @@ Status tessera::api::hip::loadKernel(const std::string &image, const std::string
   Runtime *r = usable(s);
   if (!r)
     return s;
-  if (!(s = check(r->hipSetDevice(device), "hipSetDevice")).ok())
+  DeviceGuard onDevice(*r, device);
+  if (!(s = check(onDevice.error, "hipSetDevice")).ok())
     return s;
   hipModule_t module = nullptr;
   if (!(s = check(r->hipModuleLoadData(&module, image.data()), "hipModuleLoadData")).ok())
@@ -176,7 +197,8 @@ Status tessera::api::hip::launch(uint64_t function, int device, unsigned gridX, 
   Runtime *r = usable(s);
   if (!r)
     return s;
-  if (!(s = check(r->hipSetDevice(device), "hipSetDevice")).ok())
+  DeviceGuard onDevice(*r, device);
+  if (!(s = check(onDevice.error, "hipSetDevice")).ok())
     return s;
   std::string buffer = kernargs;
   size_t size = buffer.size();
