@@ -38,8 +38,12 @@ def report():
     launch = backends.launch_backend()
     lines.append(f"launch backend (kernel[grid](...)): {launch.name if launch else 'none'}")
     lines.append(f"interpreter mode (TESSERA_INTERPRET): {'on' if os.environ.get('TESSERA_INTERPRET') == '1' else 'off'}")
-    disk = cache.default()
-    lines.append(f"cache: {cache.cache_dir() if disk is not None else 'disabled (TESSERA_CACHE_DISABLE)'}")
+    lines.append(f"cache: {cache.cache_dir() if cache.cache_dir() else 'disabled (TESSERA_CACHE_DISABLE)'}")
+    url = os.environ.get("TESSERA_CACHE_REDIS") or "none"
+    if "@" in url:  # not the password
+        scheme, _, rest = url.partition("://")
+        url = f"{scheme}://***@{rest.rsplit('@', 1)[1]}"
+    lines.append(f"shared cache (TESSERA_CACHE_REDIS): {url}")
     return "\n".join(lines)
 
 

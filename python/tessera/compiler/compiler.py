@@ -396,13 +396,15 @@ def _has_binary(kernel):
 def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_stages=True):
     """Compile through the disk cache (tessera.runtime.cache): a valid entry is loaded, otherwise
     the kernel is compiled and stored. `options` are the target backend's Options (or a dict of
-    them). Returns a CompiledKernel; metadata["cache"] says "hit", "miss", "off" or "preloaded"
-    (a kernel given to `preload`)."""
+    them). Returns a CompiledKernel; metadata["cache"] says "hit", "shared" (a hit in the shared
+    cache of TESSERA_CACHE_REDIS), "miss", "off" or "preloaded" (a kernel given to `preload`)."""
     backend, arch = backends.for_target(target)
     options = backend.parse_options(options)
     disk = cache.default()
     key, scopes = cache.kernel_key(fn, arg_types, consts, arg_attrs, target, options, stages=backend_stages)
     for where, hit in (("preloaded", _PRELOADED.get(key)), ("hit", disk.get(key) if disk is not None else None)):
+        if where == "hit" and hit is not None and getattr(disk, "last_source", None) == "shared":
+            where = "shared"  # from the shared cache (TESSERA_CACHE_REDIS), now on the disk too
         if hit is not None and not _extern_libraries_unchanged(hit[1].get("extern_libraries", [])):
             hit = None  # a user bitcode library changed since: compile again
         if hit is not None:

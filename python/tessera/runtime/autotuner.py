@@ -158,7 +158,9 @@ class Autotuner(_Wrapper):
         backend = backends.launch_backend()
         if backend is not None and backend.is_available():
             gpu = backend.current_target(backend.current_device())
-        text = json.dumps({"kernel": deps, "build": cache.build_key(), "configs": [repr(c) for c in self.configs],
+        # the configurations' content, not their order (the same list sorted differently on
+        # another machine finds the same entry)
+        text = json.dumps({"kernel": deps, "build": cache.build_key(), "configs": sorted(repr(c) for c in self.configs),
                            "key": repr(key), "gpu": gpu}, sort_keys=True)
         return "autotune-" + hashlib.sha256(text.encode()).hexdigest()[:56]
 
@@ -171,10 +173,10 @@ class Autotuner(_Wrapper):
         if hit is None:
             return None
         try:
-            best = self.configs[int(hit[1]["best_index"])]
-        except (KeyError, ValueError, IndexError):
+            wanted = hit[1]["best"]
+        except (KeyError, TypeError):
             return None
-        return best if repr(best) == hit[1]["best"] else None
+        return next((c for c in self.configs if repr(c) == wanted), None)
 
     def _store(self, key, best, timings):
         disk = cache.default() if self.cache_results else None

@@ -15,6 +15,15 @@ never loaded.
 
 TESSERA_CACHE_DIR chooses the directory (default: $XDG_CACHE_HOME/tessera or ~/.cache/tessera);
 TESSERA_CACHE_DISABLE=1 turns the disk cache off.
+
+A shared cache beside it: TESSERA_CACHE_REDIS=redis://[:password@]host[:port][/db] (or
+unix:///path/to/socket[?db=N]) names a Redis server that machines share. Entries there are the
+same bytes as the disk's (checksummed, one SET each: readers see a whole entry or none; an
+invalid one is deleted and recompiled, never loaded). Lookups go to the disk first, then to
+Redis (a Redis hit is also written to the disk); new entries go to both. When the server cannot
+be reached or stops answering, Tessera logs it once, compiles locally and leaves Redis alone for
+TESSERA_CACHE_REDIS_RETRY seconds (default 30); nothing fails because of it.
+TESSERA_CACHE_REDIS_TIMEOUT (seconds, default 2) bounds each exchange with it.
 """
 
 import ast
@@ -23,11 +32,13 @@ import hashlib
 import json
 import logging
 import os
+import socket
 import stat
 import struct
 import tempfile
 import time
 import types
+import urllib.parse
 
 from .. import _core, backends
 from ..language import core
@@ -237,8 +248,8 @@ class DiskCache:
             log.warning("tessera cache: cannot read %s (%s); recompiling", path, e)
             return None
         try:
-            return self._decode(data, key)
-        except (ValueError, KeyError, TypeError, struct.error, UnicodeDecodeError) as e:
+            return decode_entry(data, key)
+        except _DECODE_ERRORS as e:
             log.warning("tessera cache: discarding invalid entry %s (%s); recompiling", path, e)
             self._remove(path)
             return None
@@ -269,46 +280,9 @@ class DiskCache:
                 except OSError:
                     pass
 
-    @staticmethod
-    def _decode(data, key):
-        if len(data) < _HEADER.size:
-            raise ValueError(f"truncated: {len(data)} bytes")
-        magic, digest, hlen = _HEADER.unpack_from(data)
-        if magic != MAGIC:
-            raise ValueError("not a Tessera cache entry of this version")
-        body = data[_HEADER.size - 8:]
-        if hashlib.sha256(body).digest() != digest:
-            raise ValueError("checksum mismatch (truncated or corrupted)")
-        pos = _HEADER.size
-        header = json.loads(data[pos:pos + hlen].decode())
-        pos += hlen
-        if header["key"] != key:
-            raise ValueError("entry is for another key")
-        asm = {}
-        for stage, kind, size in header["asm"]:
-            blob = data[pos:pos + size]
-            if len(blob) != size:
-                raise ValueError("truncated stage " + stage)
-            asm[stage] = blob if kind == "bytes" else blob.decode()
-            pos += size
-        if pos != len(data):
-            raise ValueError("trailing bytes")
-        return asm, header["meta"]
-
     def put(self, key, asm, meta):
         """Store an entry atomically. Failures to write are reported, never raised."""
-        stages, blobs = [], []
-        for stage, v in asm.items():
-            if isinstance(v, (bytes, bytearray)):
-                stages.append([stage, "bytes", len(v)])
-                blobs.append(bytes(v))
-            else:
-                b = v.encode()
-                stages.append([stage, "text", len(b)])
-                blobs.append(b)
-        header = json.dumps({"key": key, "asm": stages, "meta": _json_safe(meta)}, sort_keys=True).encode()
-        body = struct.pack("<Q", len(header)) + header + b"".join(blobs)
-        data = struct.pack("<8s32s", MAGIC, hashlib.sha256(body).digest()) + body
+        data = encode_entry(key, asm, meta)
         path = self.path(key)
         tmp = None
         try:
@@ -329,10 +303,270 @@ class DiskCache:
                     pass
 
 
+def decode_entry(data, key):
+    """(asm, meta) of an entry's bytes; ValueError (or KeyError, TypeError, struct.error,
+    UnicodeDecodeError) when they are not a whole, valid entry for `key`."""
+    if len(data) < _HEADER.size:
+        raise ValueError(f"truncated: {len(data)} bytes")
+    magic, digest, hlen = _HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise ValueError("not a Tessera cache entry of this version")
+    body = data[_HEADER.size - 8:]
+    if hashlib.sha256(body).digest() != digest:
+        raise ValueError("checksum mismatch (truncated or corrupted)")
+    pos = _HEADER.size
+    header = json.loads(data[pos:pos + hlen].decode())
+    pos += hlen
+    if header["key"] != key:
+        raise ValueError("entry is for another key")
+    asm = {}
+    for stage, kind, size in header["asm"]:
+        blob = data[pos:pos + size]
+        if len(blob) != size:
+            raise ValueError("truncated stage " + stage)
+        asm[stage] = blob if kind == "bytes" else blob.decode()
+        pos += size
+    if pos != len(data):
+        raise ValueError("trailing bytes")
+    return asm, header["meta"]
+
+
+def encode_entry(key, asm, meta):
+    """The bytes of an entry: magic, SHA-256 of the rest, a JSON header (key, stages, metadata)
+    and the stages' contents."""
+    stages, blobs = [], []
+    for stage, v in asm.items():
+        if isinstance(v, (bytes, bytearray)):
+            stages.append([stage, "bytes", len(v)])
+            blobs.append(bytes(v))
+        else:
+            b = v.encode()
+            stages.append([stage, "text", len(b)])
+            blobs.append(b)
+    header = json.dumps({"key": key, "asm": stages, "meta": _json_safe(meta)}, sort_keys=True).encode()
+    body = struct.pack("<Q", len(header)) + header + b"".join(blobs)
+    return struct.pack("<8s32s", MAGIC, hashlib.sha256(body).digest()) + body
+
+
+_DECODE_ERRORS = (ValueError, KeyError, TypeError, struct.error, UnicodeDecodeError)
+
+
+# ------------------------------------------------------------------ the shared cache (Redis)
+
+class RedisError(Exception):
+    """An error reply from the Redis server, or a reply Tessera cannot read."""
+
+
+class RedisConnection:
+    """A minimal Redis client (RESP2 over TCP or a unix socket): what the shared cache needs, with
+    no client library. Every exchange is bounded by `timeout` seconds; OSError when the server is
+    unreachable or goes away, RedisError for an error reply."""
+
+    def __init__(self, url, timeout=2.0):
+        u = urllib.parse.urlparse(url)
+        self.url = url
+        self.timeout = timeout
+        self.db = 0
+        self.password = urllib.parse.unquote(u.password) if u.password else None
+        if u.scheme in ("redis", ""):
+            self.address = (u.hostname or "127.0.0.1", u.port or 6379)
+            self.family = socket.AF_INET6 if self.address[0] and ":" in self.address[0] else socket.AF_INET
+            if u.path and u.path.strip("/"):
+                self.db = int(u.path.strip("/"))
+        elif u.scheme == "unix":
+            self.address, self.family = u.path, socket.AF_UNIX
+            q = urllib.parse.parse_qs(u.query)
+            if "db" in q:
+                self.db = int(q["db"][0])
+        else:
+            raise ValueError(f"TESSERA_CACHE_REDIS: {url!r} is not a redis:// or unix:// URL")
+        self.sock = None
+        self.buf = b""
+        self.pid = os.getpid()  # a forked child must not share the socket
+
+    def _connect(self):
+        sock = socket.socket(self.family, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        try:
+            sock.connect(self.address)
+        except OSError:
+            sock.close()
+            raise
+        self.sock, self.buf = sock, b""
+        if self.password is not None:
+            self._call(b"AUTH", self.password.encode())
+        if self.db:
+            self._call(b"SELECT", str(self.db).encode())
+
+    def close(self):
+        if self.sock is not None:
+            try:
+                self.sock.close()
+            except OSError:
+                pass
+        self.sock, self.buf = None, b""
+
+    def command(self, *args):
+        """Sends one command and returns its reply (bytes, int, None or a list)."""
+        if self.sock is None:
+            self._connect()
+        try:
+            return self._call(*args)
+        except (OSError, RedisError):
+            self.close()  # a half-read reply must not be taken for the next one's
+            raise
+
+    def _call(self, *args):
+        parts = [b"*%d\r\n" % len(args)]
+        for a in args:
+            a = a if isinstance(a, bytes) else str(a).encode()
+            parts.append(b"$%d\r\n%s\r\n" % (len(a), a))
+        self.sock.sendall(b"".join(parts))
+        return self._reply()
+
+    def _line(self):
+        while b"\r\n" not in self.buf:
+            more = self.sock.recv(1 << 16)
+            if not more:
+                raise ConnectionError("the Redis server closed the connection")
+            self.buf += more
+        line, self.buf = self.buf.split(b"\r\n", 1)
+        return line
+
+    def _exact(self, n):
+        while len(self.buf) < n + 2:
+            more = self.sock.recv(max(1 << 16, n + 2 - len(self.buf)))
+            if not more:
+                raise ConnectionError("the Redis server closed the connection")
+            self.buf += more
+        data, self.buf = self.buf[:n], self.buf[n + 2:]
+        return data
+
+    def _reply(self):
+        line = self._line()
+        kind, rest = line[:1], line[1:]
+        if kind == b"+":
+            return rest
+        if kind == b"-":
+            raise RedisError(rest.decode(errors="replace"))
+        if kind == b":":
+            return int(rest)
+        if kind == b"$":
+            n = int(rest)
+            return None if n < 0 else self._exact(n)
+        if kind == b"*":
+            n = int(rest)
+            return None if n < 0 else [self._reply() for _ in range(n)]
+        raise RedisError(f"unreadable reply {line[:40]!r}")
+
+
+class RedisCache:
+    """Kernel cache entries in a Redis server (TESSERA_CACHE_REDIS), under "tessera:<key>"."""
+
+    PREFIX = b"tessera:"
+
+    def __init__(self, url, timeout=None, retry=None):
+        self.url = url
+        timeout = _env_float("TESSERA_CACHE_REDIS_TIMEOUT", 2.0) if timeout is None else timeout
+        self.retry = _env_float("TESSERA_CACHE_REDIS_RETRY", 30.0) if retry is None else retry
+        self.conn = RedisConnection(url, timeout)
+        self.down_until = 0.0
+
+    def _name(self, key):
+        return self.PREFIX + key.encode()
+
+    def _run(self, *args):
+        """The reply, or None after reporting an unreachable or failing server (then left alone
+        for `retry` seconds)."""
+        if time.monotonic() < self.down_until:
+            return None
+        try:
+            return self.conn.command(*args)
+        except (OSError, RedisError, ValueError) as e:
+            log.warning("tessera cache: the shared cache %s is not usable (%s); compiling locally and "
+                        "not asking it again for %g s", self.url, e, self.retry)
+            self.down_until = time.monotonic() + self.retry
+            return None
+
+    def get(self, key):
+        data = self._run(b"GET", self._name(key))
+        if not isinstance(data, bytes):
+            return None
+        try:
+            return decode_entry(data, key)
+        except _DECODE_ERRORS as e:
+            log.warning("tessera cache: discarding invalid entry %s in %s (%s); recompiling", key, self.url, e)
+            self._run(b"DEL", self._name(key))
+            return None
+
+    def put(self, key, asm, meta):
+        self._run(b"SET", self._name(key), encode_entry(key, asm, meta))
+
+
+class LayeredCache:
+    """The disk cache, then the shared one: a shared hit is copied to the disk; entries are stored
+    in both. `last_source` says where the last hit came from ("disk" or "shared")."""
+
+    def __init__(self, local, shared):
+        self.local, self.shared = local, shared
+        self.last_source = None
+
+    def get(self, key):
+        hit = self.local.get(key) if self.local is not None else None
+        if hit is not None:
+            self.last_source = "disk"
+            return hit
+        hit = self.shared.get(key)
+        if hit is not None:
+            self.last_source = "shared"
+            if self.local is not None:
+                self.local.put(key, *hit)
+        return hit
+
+    def put(self, key, asm, meta):
+        if self.local is not None:
+            self.local.put(key, asm, meta)
+        self.shared.put(key, asm, meta)
+
+
+def _env_float(name, default):
+    raw = os.environ.get(name, "")
+    if not raw:
+        return default
+    try:
+        v = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if v < 0:
+        raise ValueError(f"{name} must not be negative, got {raw!r}")
+    return v
+
+
+_SHARED = {}  # url -> RedisCache (one connection per process and server)
+
+
+def shared():
+    """The RedisCache of TESSERA_CACHE_REDIS (read at each call), or None when unset."""
+    url = os.environ.get("TESSERA_CACHE_REDIS", "")
+    if not url:
+        return None
+    c = _SHARED.get(url)
+    if c is None or c.conn.pid != os.getpid():  # (a forked child opens its own connection)
+        c = _SHARED[url] = RedisCache(url)
+    return c
+
+
 def default():
-    """The DiskCache of TESSERA_CACHE_DIR (read at each call), or None when disabled."""
+    """The cache to use (read from the environment at each call): the DiskCache of
+    TESSERA_CACHE_DIR, layered over the shared RedisCache when TESSERA_CACHE_REDIS is set; None
+    when both are off."""
     d = cache_dir()
-    return DiskCache(d) if d else None
+    disk = DiskCache(d) if d else None
+    remote = shared()
+    if remote is None:
+        return disk
+    return LayeredCache(disk, remote)
 
 
-__all__ = ["DiskCache", "build_key", "cache_dir", "default", "dependencies", "kernel_key"]
+__all__ = ["DiskCache", "LayeredCache", "RedisCache", "RedisConnection", "RedisError", "build_key", "cache_dir",
+           "decode_entry", "default", "dependencies", "encode_entry", "kernel_key", "shared"]
