@@ -258,6 +258,11 @@ class NvidiaBackend(base.Backend):
             raise ValueError(f"unsupported CUDA architecture {arch!r} (expected e.g. 80, 90)")
         return int(arch)
 
+    def aot_sources(self, cname, source_file, kernel_name, params, specs, target):
+        """tessera.aot's C: the cubins embedded and a launcher on the CUDA driver API."""
+        from .nvidia_aot import aot_sources
+        return aot_sources(cname, source_file, kernel_name, params, specs, target)
+
     # --------------------------------------------------------- compiling
     def stages(self, options):
         """ttgir, llir and ptx come from one native compilation (_native_compile), run by the
