@@ -49,14 +49,17 @@ class Specialization:
         terms = []
         for name, ty, attrs, _ in self.params:
             div = attrs.get("tt.divisibility")
+            if div is not None and ty.is_floating():
+                raise AOTError(f"parameter '{name}': divisibility (':{div.split(':')[0].strip()}') applies to "
+                               f"pointers and integers, not {ty}")
             if div is not None:
                 d = int(div.split(":")[0])
                 if ty.is_ptr():
                     terms.append(f"({name} % {d}u) == 0")  # bytes: the pointer's alignment
                 else:
                     terms.append(f"({name} % {d}) == 0")
-            if "tt.non_negative" in attrs:
-                terms.append(f"{name} >= 0")
+            if "tt.non_negative" in attrs and ty.is_int_signed():
+                terms.append(f"{name} >= 0")  # (unsigned values are, always)
         return " && ".join(terms) if terms else "1"
 
 

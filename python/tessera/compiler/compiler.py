@@ -402,9 +402,13 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
     options = backend.parse_options(options)
     disk = cache.default()
     key, scopes = cache.kernel_key(fn, arg_types, consts, arg_attrs, target, options, stages=backend_stages)
-    for where, hit in (("preloaded", _PRELOADED.get(key)), ("hit", disk.get(key) if disk is not None else None)):
-        if where == "hit" and hit is not None and getattr(disk, "last_source", None) == "shared":
-            where = "shared"  # from the shared cache (TESSERA_CACHE_REDIS), now on the disk too
+    for where in ("preloaded", "hit"):
+        if where == "preloaded":
+            hit = _PRELOADED.get(key)
+        else:  # (asked only when nothing was preloaded: a lookup may go to the shared cache)
+            hit = disk.get(key) if disk is not None else None
+            if hit is not None and getattr(disk, "last_source", None) == "shared":
+                where = "shared"  # from the shared cache (TESSERA_CACHE_REDIS), now on the disk too
         if hit is not None and not _extern_libraries_unchanged(hit[1].get("extern_libraries", [])):
             hit = None  # a user bitcode library changed since: compile again
         if hit is not None:

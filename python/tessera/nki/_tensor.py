@@ -9,9 +9,25 @@ from ..language import core
 class _Access:
     """A tensor in HBM indexed by tiles: the element addresses a load or store touches."""
 
-    def __init__(self, tensor, ptr):
+    def __init__(self, tensor, ptr, checks=()):
         self.tensor = tensor
         self.ptr = ptr
+        self.checks = checks  # (dimension, index tile) of the tiles that must lie inside it
+
+    def check(self, mask, what):
+        """IndexError when an element the access touches (where `mask` holds) has an index outside
+        its dimension: a wrong index must not reach a neighbouring row."""
+        import numpy as np
+        for d, idx in self.checks:
+            n = self.tensor.shape[d]
+            bad = (idx < 0) | (idx >= n)
+            if mask is not None:
+                bad = bad & mask
+            flags = np.asarray(bad.handle)
+            if flags.any():
+                vals = np.broadcast_to(np.asarray(idx.handle), flags.shape)[flags]
+                raise IndexError(f"nl.{what} of {self.tensor.name}: index {int(vals[0])} is outside dimension {d} "
+                                 f"(size {n}); mask it or keep the tile inside")
 
 
 
@@ -51,6 +67,7 @@ class Tensor:
             raise IndexError(f"{self.name}[...]: index with tiles (nl.arange, nl.mgrid) or with slices, not both "
                              f"in one access; make the slices tiles (nl.arange(n)[None, :] ...)")
         offset = None
+        checks = []
         n_slices = len(slices)
         for d, k in enumerate(key):
             if isinstance(k, slice):
@@ -64,8 +81,14 @@ class Tensor:
                 for e in range(n_slices):
                     if e != pos:
                         idx = tl.expand_dims(idx, e)
-            elif isinstance(k, (core.tensor, numbers.Integral)):
+            elif isinstance(k, numbers.Integral):
+                idx = int(k) + self.shape[d] if k < 0 else int(k)  # (negative: from the end, as numpy)
+                if not 0 <= idx < self.shape[d]:
+                    raise IndexError(f"{self.name}[...]: index {int(k)} is outside dimension {d} (size "
+                                     f"{self.shape[d]})")
+            elif isinstance(k, core.tensor):
                 idx = k
+                checks.append((d, k))
             else:
                 raise IndexError(f"{self.name}[...]: cannot index with {type(k).__name__} (index tiles, integers "
                                  f"or constant slices)")
@@ -73,4 +96,4 @@ class Tensor:
             offset = term if offset is None else offset + term
         if not isinstance(offset, core.tensor):
             offset = tl.full((), int(offset), core.int64)
-        return _Access(self, self._ptr + offset)
+        return _Access(self, self._ptr + offset, tuple(checks))

@@ -179,6 +179,7 @@ def load(src, mask=None, dtype=None, **kwargs):
     """The tile of `src` (an indexed HBM tensor); elements where `mask` is false read as 0."""
     _no_extras("load", kwargs)
     a = _access(src, "load")
+    a.check(mask, "load")
     value = tl.load(a.ptr, mask=mask, other=0 if mask is not None else None)
     return value.to(tl_dtype(dtype)) if dtype is not None else value
 
@@ -187,6 +188,7 @@ def store(dst, value, mask=None, **kwargs):
     """Stores `value` (converted to dst's dtype, broadcast to the access's shape) where `mask`."""
     _no_extras("store", kwargs)
     a = _access(dst, "store")
+    a.check(mask, "store")
     if not isinstance(value, core.tensor):
         value = tl.full((), value, a.tensor.dtype)
     tl.store(a.ptr, value.to(a.tensor.dtype), mask=mask)

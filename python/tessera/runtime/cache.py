@@ -36,6 +36,7 @@ import socket
 import stat
 import struct
 import tempfile
+import threading
 import time
 import types
 import urllib.parse
@@ -353,6 +354,17 @@ _DECODE_ERRORS = (ValueError, KeyError, TypeError, struct.error, UnicodeDecodeEr
 
 # ------------------------------------------------------------------ the shared cache (Redis)
 
+def redact(url):
+    """`url` without the password (or user) it may carry."""
+    u = urllib.parse.urlsplit(url)
+    if u.username is None and u.password is None:
+        return url
+    host = u.hostname or ""
+    if u.port:
+        host += f":{u.port}"
+    return urllib.parse.urlunsplit((u.scheme, "***@" + host, u.path, u.query, u.fragment))
+
+
 class RedisError(Exception):
     """An error reply from the Redis server, or a reply Tessera cannot read."""
 
@@ -364,39 +376,51 @@ class RedisConnection:
 
     def __init__(self, url, timeout=2.0):
         u = urllib.parse.urlparse(url)
-        self.url = url
+        self.url = redact(url)  # (what messages show: never the password)
         self.timeout = timeout
         self.db = 0
+        self.username = urllib.parse.unquote(u.username) if u.username else None
         self.password = urllib.parse.unquote(u.password) if u.password else None
-        if u.scheme in ("redis", ""):
-            self.address = (u.hostname or "127.0.0.1", u.port or 6379)
-            self.family = socket.AF_INET6 if self.address[0] and ":" in self.address[0] else socket.AF_INET
-            if u.path and u.path.strip("/"):
-                self.db = int(u.path.strip("/"))
-        elif u.scheme == "unix":
-            self.address, self.family = u.path, socket.AF_UNIX
-            q = urllib.parse.parse_qs(u.query)
-            if "db" in q:
-                self.db = int(q["db"][0])
-        else:
-            raise ValueError(f"TESSERA_CACHE_REDIS: {url!r} is not a redis:// or unix:// URL")
+        try:
+            if u.scheme in ("redis", ""):
+                self.address = (u.hostname or "127.0.0.1", u.port or 6379)
+                if u.path and u.path.strip("/"):
+                    self.db = int(u.path.strip("/"))
+            elif u.scheme == "unix":
+                self.address = u.path
+                q = urllib.parse.parse_qs(u.query)
+                if "db" in q:
+                    self.db = int(q["db"][0])
+            else:
+                raise ValueError("not a redis:// or unix:// URL")
+        except ValueError as e:
+            raise ValueError(f"TESSERA_CACHE_REDIS: {self.url!r}: {e}") from None
         self.sock = None
-        self.buf = b""
+        self.buf = bytearray()
+        self.lock = threading.Lock()  # one exchange at a time: threads share the connection
         self.pid = os.getpid()  # a forked child must not share the socket
 
     def _connect(self):
-        sock = socket.socket(self.family, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
+        if isinstance(self.address, str):
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(self.timeout)
+            try:
+                sock.connect(self.address)
+            except OSError:
+                sock.close()
+                raise
+        else:  # (IPv4 or IPv6, whichever the name resolves to)
+            sock = socket.create_connection(self.address, timeout=self.timeout)
+        self.sock, self.buf = sock, bytearray()
         try:
-            sock.connect(self.address)
-        except OSError:
-            sock.close()
+            if self.password is not None:
+                auth = [self.username.encode()] if self.username else []
+                self._call(b"AUTH", *auth, self.password.encode())
+            if self.db:
+                self._call(b"SELECT", str(self.db).encode())
+        except BaseException:
+            self.close()  # a late reply to AUTH/SELECT must never be read as another's
             raise
-        self.sock, self.buf = sock, b""
-        if self.password is not None:
-            self._call(b"AUTH", self.password.encode())
-        if self.db:
-            self._call(b"SELECT", str(self.db).encode())
 
     def close(self):
         if self.sock is not None:
@@ -404,17 +428,18 @@ class RedisConnection:
                 self.sock.close()
             except OSError:
                 pass
-        self.sock, self.buf = None, b""
+        self.sock, self.buf = None, bytearray()
 
     def command(self, *args):
         """Sends one command and returns its reply (bytes, int, None or a list)."""
-        if self.sock is None:
-            self._connect()
-        try:
-            return self._call(*args)
-        except (OSError, RedisError):
-            self.close()  # a half-read reply must not be taken for the next one's
-            raise
+        with self.lock:
+            try:
+                if self.sock is None:
+                    self._connect()
+                return self._call(*args)
+            except (OSError, RedisError, ValueError):
+                self.close()  # a half-read reply must not be taken for the next one's
+                raise
 
     def _call(self, *args):
         parts = [b"*%d\r\n" % len(args)]
@@ -425,12 +450,16 @@ class RedisConnection:
         return self._reply()
 
     def _line(self):
-        while b"\r\n" not in self.buf:
+        while True:
+            i = self.buf.find(b"\r\n")
+            if i >= 0:
+                break
             more = self.sock.recv(1 << 16)
             if not more:
                 raise ConnectionError("the Redis server closed the connection")
             self.buf += more
-        line, self.buf = self.buf.split(b"\r\n", 1)
+        line = bytes(self.buf[:i])
+        del self.buf[:i + 2]
         return line
 
     def _exact(self, n):
@@ -439,7 +468,8 @@ class RedisConnection:
             if not more:
                 raise ConnectionError("the Redis server closed the connection")
             self.buf += more
-        data, self.buf = self.buf[:n], self.buf[n + 2:]
+        data = bytes(self.buf[:n])
+        del self.buf[:n + 2]
         return data
 
     def _reply(self):
@@ -466,7 +496,7 @@ class RedisCache:
     PREFIX = b"tessera:"
 
     def __init__(self, url, timeout=None, retry=None):
-        self.url = url
+        self.url = redact(url)
         timeout = _env_float("TESSERA_CACHE_REDIS_TIMEOUT", 2.0) if timeout is None else timeout
         self.retry = _env_float("TESSERA_CACHE_REDIS_RETRY", 30.0) if retry is None else retry
         self.conn = RedisConnection(url, timeout)

@@ -88,7 +88,11 @@ def custom_op(qualname, kernel, *, signature, grid, constexprs=None, mutates_arg
     options = {k: v for k, v in (("num_warps", num_warps), ("num_stages", num_stages)) if v is not None}
     compiled = tessera.compile(kernel, signature=signature, constexprs=constexprs,
                                target=target or backends.default_target(), stages="ttir", **options)
-    effects = compiled.metadata.get("effects") or {}
+    effects = compiled.metadata.get("effects")
+    if effects is None:
+        raise RuntimeError(f"{qualname}: the effects analysis of {kernel.__name__} failed, so what it writes is "
+                           f"unknown and the operator is not registered: "
+                           f"{compiled.metadata.get('effects_error', 'no report')}")
     written = [p for p in params if effects.get(p, {}).get("effect") in ("written", "read-write")]
     if mutates_args == "auto":
         mutated = written
@@ -117,7 +121,11 @@ def custom_op(qualname, kernel, *, signature, grid, constexprs=None, mutates_arg
 
     lib = _LIBRARIES.get(ns)
     if lib is None:
-        lib = _LIBRARIES[ns] = torch.library.Library(ns, "DEF")
+        try:  # a fragment: the namespace may hold the user's own operators too
+            lib = torch.library.Library(ns, "FRAGMENT")
+        except ValueError:  # (PyTorch 1.x has no fragments)
+            lib = torch.library.Library(ns, "DEF")
+        _LIBRARIES[ns] = lib
     try:
         lib.define(schema)
     except RuntimeError as e:
@@ -126,7 +134,7 @@ def custom_op(qualname, kernel, *, signature, grid, constexprs=None, mutates_arg
     def launch(*call_args):
         values = dict(zip(params, call_args))
         g = grid(values) if callable(grid) else grid
-        kernel[g](*call_args, **constexprs, **options)
+        kernel[g](**values, **constexprs, **options)  # (by name: constexprs may come first)
 
     def meta(*call_args):  # only mutations: nothing to compute for fake tensors
         return None
@@ -137,15 +145,28 @@ def custom_op(qualname, kernel, *, signature, grid, constexprs=None, mutates_arg
     lib.impl(name, meta, "Meta")
     op = getattr(getattr(torch.ops, ns), name).default
 
+    positions = [params.index(p) for p in mutated]
+    increment = getattr(getattr(torch.autograd, "graph", None), "increment_version", None)
+
     def below_autograd(*call_args):
         guard = torch._C._AutoDispatchBelowAutograd()  # (a context manager in newer PyTorch, a guard in 1.x)
         if hasattr(guard, "__enter__"):
             with guard:
-                return op(*call_args)
-        try:
-            return op(*call_args)
-        finally:
-            del guard
+                op(*call_args)
+        else:
+            try:
+                op(*call_args)
+            finally:
+                del guard
+        # The written tensors changed: a tensor autograd saved before now fails its version check
+        # instead of giving a wrong gradient.
+        for i in positions:
+            t = call_args[i]
+            if increment is not None:
+                increment(t)
+            else:  # (PyTorch 1.x: an in-place self-copy bumps the version)
+                with torch.no_grad():
+                    t.copy_(t)
     lib.impl(name, below_autograd, "Autograd")
     return Op(qualname, f"{ns}::{schema}", mutated, effects, op)
 

@@ -7,7 +7,24 @@
 
 #include "add.h"
 
-static int loaded, unloaded;
+static int loaded, unloaded, pushed;
+static CUcontext current = (CUcontext)(uintptr_t)0xA;
+
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *context) {
+  *context = current;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxPushCurrent(CUcontext context) {
+  (void)context;
+  pushed++;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxPopCurrent(CUcontext *context) {
+  *context = current;
+  return CUDA_SUCCESS;
+}
 
 CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image) {
   if (memcmp(image, "\x7f" "ELF", 4) != 0)
@@ -50,7 +67,13 @@ int main(void) {
   printf("result=%d\n", add(s, 8, 1, 1, 0x1004, 0x2000, 0x3000, 8192));   /* x misaligned: variant 1 */
   printf("result=%d\n", add(s, 2, 1, 1, 0x1000, 0x2000, 0x3000, 2000));   /* variant 0 again, loaded */
   printf("result=%d\n", add(s, 3, 1, 1, 0x1000, 0x2000, 0x3000, 2001));   /* n not a multiple of 16 */
+  current = (CUcontext)(uintptr_t)0xB;                                      /* another context: */
+  printf("result=%d\n", add(s, 8, 1, 1, 0x1000, 0x2000, 0x3000, 8192));   /* its own module */
+  current = (CUcontext)(uintptr_t)0xA;
+  printf("result=%d\n", add(s, 8, 1, 1, 0x1000, 0x2000, 0x3000, 8192));   /* back: the first one */
+  current = NULL;
+  printf("result=%d\n", add(s, 8, 1, 1, 0x1000, 0x2000, 0x3000, 8192));   /* no context: an error */
   add_unload();
-  printf("loaded=%d unloaded=%d\n", loaded, unloaded);
+  printf("loaded=%d unloaded=%d pushed=%d\n", loaded, unloaded, pushed);
   return 0;
 }

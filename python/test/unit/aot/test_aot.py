@@ -60,12 +60,14 @@ def test_the_dispatcher_on_a_stand_in_driver(tmp_path):
                    check=True, capture_output=True, text=True)
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.splitlines()
     launches = [dict(kv.split("=") for kv in ln.split()[1:]) for ln in out if ln.startswith("launch")]
-    assert [l["module"] for l in launches] == ["1", "2", "1", "2"]  # aligned, misaligned, aligned (loaded), odd n
-    assert [l["n"] for l in launches] == ["8192", "8192", "2000", "2001"]
+    # aligned, misaligned, aligned (loaded), odd n; in a second context its own module; back in the first
+    assert [l["module"] for l in launches] == ["1", "2", "1", "2", "3", "1"]
+    assert [l["n"] for l in launches] == ["8192", "8192", "2000", "2001", "8192", "8192"]
     assert launches[1]["x"] == "1004" and launches[0]["out"] == "3000"
     assert {l["block"] for l in launches} == {"128,1,1"} and launches[0]["grid"] == "8,1,1"
     assert launches[0]["stream"] == "0x5000" and launches[0]["extra"] in ("(nil)", "0x0", "0")
-    assert out.count("result=0") == 4 and out[-1] == "loaded=2 unloaded=2"
+    assert out.count("result=0") == 6 and "result=201" in out  # CUDA_ERROR_INVALID_CONTEXT without a context
+    assert out[-1] == "loaded=3 unloaded=3 pushed=2"  # each context's modules unloaded in that context
 
 
 @needs_c
@@ -90,6 +92,11 @@ def test_the_command_line(tmp_path):
 
 
 @tessera.jit
+def scale_by(x, a, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), a)
+
+
+@tessera.jit
 def uses_stream(stream, n, BLOCK: tl.constexpr):
     tl.store(stream + tl.arange(0, BLOCK), n)
 
@@ -105,6 +112,8 @@ def test_errors_name_the_problem(tmp_path):
         aot.generate(add_kernel, SIGS[1], {"BLOCK": 1024}, target="hip:gfx942")
     with pytest.raises(aot.AOTError, match="not a C identifier"):
         aot.generate(add_kernel, SIGS[1], {"BLOCK": 1024}, name="my-add")
+    with pytest.raises(aot.AOTError, match="divisibility .* applies to pointers and integers, not float32"):
+        aot.generate(scale_by, "*fp32, fp32:16", {"BLOCK": 16})
     with pytest.raises(aot.AOTError, match="signature of 'n'"):
         aot.generate(add_kernel, "*fp32, *fp32, *fp32, i32:3", {"BLOCK": 1024})
     with pytest.raises(aot.AOTError, match="@tessera.jit functions"):

@@ -226,3 +226,57 @@ def test_autotuning_keys_do_not_depend_on_the_order_of_the_configurations():
     assert a._disk_name(("n", 1024)) == b._disk_name(("n", 1024))
     c = tessera.autotune(configs[:3], key=["n"])(k)
     assert c._disk_name(("n", 1024)) != a._disk_name(("n", 1024))
+
+
+def test_passwords_are_used_and_never_shown(tmp_path, monkeypatch, caplog):
+    port = _free_port()
+    proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                             "--requirepass", "s3cret", "--dir", str(tmp_path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        good = cache.RedisConnection(f"redis://:s3cret@127.0.0.1:{port}/2")
+        deadline = time.time() + 20
+        while True:
+            try:
+                assert good.command(b"PING") == b"PONG"
+                break
+            except OSError:
+                assert time.time() < deadline
+                time.sleep(0.05)
+        assert "s3cret" not in good.url
+        # a wrong password: reported without it, the connection dropped, nothing read out of step
+        bad = cache.RedisCache(f"redis://:wrong@127.0.0.1:{port}", retry=0)
+        with caplog.at_level(logging.WARNING, logger="tessera.cache"):
+            assert bad.get("k" * 64) is None
+            assert bad.get("k" * 64) is None
+        text = " ".join(r.getMessage() for r in caplog.records)
+        assert "not usable" in text and "wrong" not in text and "***@127.0.0.1" in text
+        assert bad.conn.sock is None
+        with pytest.raises(ValueError) as e:
+            cache.RedisConnection("rediss://:s3cret@host:1")
+        assert "s3cret" not in str(e.value) and "not a redis:// or unix:// URL" in str(e.value)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_threads_share_one_connection_safely(tmp_path, server, machine, caplog):
+    import threading
+    machine("a")
+    conn = cache.shared().conn
+    payloads = {f"k{i}": os.urandom(200_000 + i) for i in range(8)}
+    errors = []
+
+    def worker(name, data):
+        try:
+            for _ in range(10):
+                conn.command(b"SET", name.encode(), data)
+                assert conn.command(b"GET", name.encode()) == data
+        except Exception as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+    threads = [threading.Thread(target=worker, args=kv) for kv in payloads.items()]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []

@@ -100,3 +100,27 @@ def test_fake_tensors_trace_through_the_meta_implementation():
     op = ttorch.custom_op("tessera_test::axpy_meta", axpy, signature=SIG, constexprs={"BLOCK": 128}, grid=grid)
     x = torch.empty(64, device="meta")
     assert op(x, x, torch.empty(64, device="meta"), 1.0, 64) is None  # no launch, no error
+
+
+def test_a_tensor_saved_for_backward_and_then_written_fails_the_version_check():
+    op = ttorch.custom_op("tessera_test::axpy_version", axpy, signature=SIG, constexprs={"BLOCK": 128}, grid=grid)
+    w = torch.randn(100, requires_grad=True)
+    out = torch.randn(100)
+    loss = (w * out).sum()  # saves `out` for w's gradient
+    op(torch.randn(100), torch.randn(100), out, 1.0, 100)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        loss.backward()
+
+
+@tessera.jit
+def fill_first(BLOCK: tl.constexpr, out, n, value):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + offs, value, mask=offs < n)
+
+
+def test_constexprs_before_run_time_parameters():
+    op = ttorch.custom_op("tessera_test::fill_first", fill_first, signature={"out": "*fp32", "n": "i32", "value": "fp32"},
+                          constexprs={"BLOCK": 64}, grid=lambda a: (tessera.cdiv(a["n"], 64),))
+    out = torch.zeros(100)
+    op(out, 100, 2.5)
+    assert (out == 2.5).all()
