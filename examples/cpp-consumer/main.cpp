@@ -1,11 +1,14 @@
 // ttir-to-ptx: compiles a TTIR file to PTX through an installed libtessera
-// (find_package(Tessera)), without Python.
+// (find_package(Tessera)), without Python, with the pipelines and options
+// Tessera's own compile uses; prints the PTX, and to stderr the kernel's
+// shared memory and its effects (which arguments it writes).
 //   ttir-to-ptx kernel.ttir [target (default cuda:90)] [num-warps (default 4)]
 // Prints the PTX; diagnostics go to stderr with a non-zero exit status.
 
 #include "tessera/API/Tessera.h"
 #include "tessera/Version.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -23,20 +26,11 @@ int main(int argc, char **argv) {
   std::stringstream text;
   text << in.rdbuf();
   std::string target = argc > 2 ? argv[2] : "cuda:90";
-  std::string warps = argc > 3 ? argv[3] : "4";
 
-  tessera::api::CompileRequest request;
-  request.text = text.str();
-  request.bufferName = argv[1];
-  request.target = target;
-  request.stages = {
-      {"ttgir", "builtin.module(convert-tt-to-ttg{num-warps=" + warps + " threads-per-warp=32 num-ctas=1 target=" +
-                    target + "}, ttg-coalesce, ttg-remove-layout-conversions, ttg-accelerate-matmul, "
-                    "canonicalize, ttg-remove-layout-conversions, canonicalize, cse)"},
-      {"llvm", "builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "
-               "convert-scf-to-cf, convert-ttg-to-llvm, canonicalize, cse)"}};
-  request.keep = {"ptx"};
-  tessera::api::CompileResult result = tessera::api::compile(request);
+  // The stages and options Tessera's own compile uses (tessera::api::kernelStages).
+  tessera::api::KernelOptions options;
+  options.numWarps = argc > 3 ? std::atoi(argv[3]) : 4;
+  tessera::api::KernelResult result = tessera::api::compileKernel(text.str(), target, options, argv[1]);
   for (const auto &d : result.diagnostics)
     std::cerr << d.str() << "\n";
   if (!result.ok) {
@@ -44,6 +38,9 @@ int main(int argc, char **argv) {
               << result.failedStage << "'\n";
     return 1;
   }
+  // What the framework needs besides the code: shared memory and which arguments are written.
+  std::cerr << "shared memory: " << result.metadata["ttg.shared"] << " bytes\n"
+            << "effects: " << result.effects << "\n";
   std::cout << result.artifacts["ptx"];
   return 0;
 }

@@ -153,3 +153,69 @@ std::vector<std::string> tessera::api::backendArtifacts(const std::string &name)
   const tessera::Backend *backend = tessera::lookupBackend(name);
   return backend ? backend->getArtifactNames() : std::vector<std::string>{};
 }
+
+std::vector<tessera::api::Stage> tessera::api::kernelStages(const std::string &target,
+                                                          const KernelOptions &options,
+                                                          std::string &error) {
+  llvm::StringRef arch;
+  const tessera::Backend *backend = tessera::lookupTarget(target, arch, error);
+  if (!backend)
+    return {};
+  if (options.numWarps < 1 || options.numStages < 1 || options.numCtas < 1) {
+    error = "num_warps, num_stages and num_ctas must be at least 1";
+    return {};
+  }
+  if (options.profileMetric != "cycle" && options.profileMetric != "time") {
+    error = "the profiling metric is 'cycle' or 'time', not '" + options.profileMetric + "'";
+    return {};
+  }
+  tessera::KernelOptions o;
+  o.numWarps = options.numWarps;
+  o.numStages = options.numStages;
+  o.numCtas = options.numCtas;
+  o.coalesce = options.coalesce;
+  o.pipeline = options.pipeline;
+  o.vectorize = options.vectorize;
+  o.tmaAllCopies = options.tmaAllCopies;
+  o.profileScopes = options.profileScopes;
+  o.profileMetric = options.profileMetric;
+  o.profileBufferBytes = options.profileBufferBytes;
+  std::vector<Stage> stages;
+  for (auto &[name, pipeline] : backend->kernelStages(arch, o))
+    stages.push_back({name, pipeline});
+  return stages;
+}
+
+tessera::api::KernelResult tessera::api::compileKernel(const std::string &ttir, const std::string &target,
+                                                       const KernelOptions &options,
+                                                       const std::string &bufferName,
+                                                       const std::map<std::string, std::string> &backendOptions) {
+  KernelResult result;
+  std::string error;
+  std::vector<Stage> stages = kernelStages(target, options, error);
+  if (stages.empty()) {
+    result.failedStage = "parse";
+    result.diagnostics.push_back(plainError(error));
+    return result;
+  }
+  CompileRequest request;
+  request.text = ttir;
+  request.bufferName = bufferName;
+  request.target = target;
+  request.stages = std::move(stages);
+  request.keep = {"ttgir", "llir"};
+  llvm::StringRef prefix = llvm::StringRef(target).split(':').first;
+  for (const std::string &a : backendArtifacts(prefix.str()))
+    request.keep.push_back(a);
+  request.options = backendOptions;
+  static_cast<CompileResult &>(result) = compile(request);
+  if (!result.ok)
+    return result;
+  ParseResult effects = kernelEffects(ttir, bufferName);
+  if (effects.ok)
+    result.effects = effects.module;
+  else
+    for (const Diagnostic &d : effects.diagnostics)
+      result.diagnostics.push_back(d);
+  return result;
+}

@@ -93,3 +93,30 @@ mlir::tessera::createTargetInfo(StringRef target) {
   const ::tessera::Backend *backend = ::tessera::lookupTarget(target, arch, why);
   return backend ? backend->createTargetInfo(arch) : nullptr;
 }
+
+std::string tessera::memoryLayoutPasses(const KernelOptions &options) {
+  return options.coalesce ? "ttg-coalesce, ttg-remove-layout-conversions, " : "";
+}
+
+std::string tessera::epiloguePasses(const KernelOptions &options) {
+  return options.coalesce ? "canonicalize, ttg-remove-layout-conversions, " : "";
+}
+
+std::string tessera::llvmPipeline(const KernelOptions &options, int64_t maxShared) {
+  std::string profile = "prof-lower-records{max-shared=" + std::to_string(maxShared);
+  if (options.profileScopes)
+    profile += " metric=" + options.profileMetric +
+               " buffer-bytes=" + std::to_string(options.profileBufferBytes);
+  profile += "}, ";
+  return "builtin.module(ttg-allocate-shared-memory, " + profile +
+         "ttg-membar, ttg-allocate-global-scratch, convert-scf-to-cf, convert-ttg-to-llvm" +
+         (options.vectorize ? "" : "{vectorize=false}") + ", canonicalize, cse)";
+}
+
+StageList Backend::kernelStages(llvm::StringRef arch, const KernelOptions &o) const {
+  std::string ttgir = "builtin.module(convert-tt-to-ttg{num-warps=" + std::to_string(o.numWarps) +
+                      " threads-per-warp=32 num-ctas=" + std::to_string(o.numCtas) + " target=" +
+                      getName().str() + ":" + arch.str() + "}, " + memoryLayoutPasses(o) +
+                      "ttg-accelerate-matmul, " + epiloguePasses(o) + "canonicalize, cse)";
+  return {{"ttgir", ttgir}, {"llvm", llvmPipeline(o, 48 * 1024)}};
+}

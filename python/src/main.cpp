@@ -88,6 +88,37 @@ PYBIND11_MODULE(_C, m) {
       "Compile MLIR text for target '<backend>:<arch>': run the (name, pass pipeline) stages in "
       "one MLIRContext and return the artifacts named in keep (stage names, 'llir', the "
       "backend's artifacts) and the module's integer attributes as metadata.");
+  m.def(
+      "kernel_stages",
+      [](const std::string &target, int numWarps, int numStages, int numCtas, bool coalesce, bool pipeline,
+         bool vectorize, bool tmaAllCopies, bool profileScopes, const std::string &profileMetric,
+         int64_t profileBufferBytes) {
+        KernelOptions o;
+        o.numWarps = numWarps;
+        o.numStages = numStages;
+        o.numCtas = numCtas;
+        o.coalesce = coalesce;
+        o.pipeline = pipeline;
+        o.vectorize = vectorize;
+        o.tmaAllCopies = tmaAllCopies;
+        o.profileScopes = profileScopes;
+        o.profileMetric = profileMetric;
+        o.profileBufferBytes = profileBufferBytes;
+        std::string error;
+        std::vector<Stage> stages = kernelStages(target, o, error);
+        if (stages.empty())
+          throw py::value_error(error);
+        std::vector<std::pair<std::string, std::string>> out;
+        for (auto &s : stages)
+          out.push_back({s.name, s.pipeline});
+        return out;
+      },
+      py::arg("target"), py::arg("num_warps") = 4, py::arg("num_stages") = 3, py::arg("num_ctas") = 1,
+      py::arg("coalesce") = true, py::arg("pipeline") = true, py::arg("vectorize") = true,
+      py::arg("tma_all_copies") = false, py::arg("profile_scopes") = false, py::arg("profile_metric") = "cycle",
+      py::arg("profile_buffer_bytes") = 0,
+      "The (name, pass pipeline) stages, TTIR to the LLVM dialect, a kernel compiles with for target "
+      "'<backend>:<arch>' (tessera::api::kernelStages).");
   m.def("registered_backends", &registeredBackends,
         "The C++ backends of this build (target prefixes).");
   m.def("backend_artifacts", &backendArtifacts, py::arg("name"),

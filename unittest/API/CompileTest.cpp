@@ -144,3 +144,102 @@ TEST_F(Compile, ErrorsNameWhatFailed) {
 }
 
 } // namespace
+
+// The stages a kernel compiles with: a backend without its own gets the
+// target-neutral ones; the options change what they hold.
+TEST_F(Compile, KernelStagesFollowTheOptions) {
+  std::string error;
+  KernelOptions o;
+  std::vector<Stage> stages = kernelStages("fake:1", o, error);
+  ASSERT_EQ(stages.size(), 2u) << error;
+  EXPECT_EQ(stages[0].name, "ttgir");
+  EXPECT_NE(stages[0].pipeline.find("convert-tt-to-ttg{num-warps=4 threads-per-warp=32 num-ctas=1 target=fake:1}"),
+            std::string::npos);
+  EXPECT_NE(stages[0].pipeline.find("ttg-coalesce"), std::string::npos);
+  EXPECT_NE(stages[1].pipeline.find("prof-lower-records{max-shared=49152}"), std::string::npos);
+  EXPECT_EQ(stages[1].pipeline.find("vectorize=false"), std::string::npos);
+
+  o.numWarps = 8;
+  o.coalesce = false;
+  o.vectorize = false;
+  o.profileScopes = true;
+  o.profileMetric = "time";
+  o.profileBufferBytes = 4096;
+  stages = kernelStages("fake:1", o, error);
+  ASSERT_EQ(stages.size(), 2u) << error;
+  EXPECT_NE(stages[0].pipeline.find("num-warps=8"), std::string::npos);
+  EXPECT_EQ(stages[0].pipeline.find("ttg-coalesce"), std::string::npos);
+  EXPECT_NE(stages[1].pipeline.find("convert-ttg-to-llvm{vectorize=false}"), std::string::npos);
+  EXPECT_NE(stages[1].pipeline.find("metric=time buffer-bytes=4096"), std::string::npos);
+
+  EXPECT_TRUE(kernelStages("nope:1", KernelOptions{}, error).empty());
+  EXPECT_NE(error.find("no backend named 'nope'"), std::string::npos) << error;
+  KernelOptions bad;
+  bad.profileMetric = "instructions";
+  EXPECT_TRUE(kernelStages("fake:1", bad, error).empty());
+  EXPECT_NE(error.find("'cycle' or 'time'"), std::string::npos) << error;
+  bad = KernelOptions{};
+  bad.numWarps = 0;
+  EXPECT_TRUE(kernelStages("fake:1", bad, error).empty());
+}
+
+// A vendor backend's own stages, where it is part of this build.
+TEST_F(Compile, NvidiaStagesPipelineAndUseTma) {
+  std::vector<std::string> names = registeredBackends();
+  if (std::find(names.begin(), names.end(), "cuda") == names.end())
+    GTEST_SKIP() << "no cuda backend in this build";
+  std::string error;
+  KernelOptions o;
+  std::vector<Stage> hopper = kernelStages("cuda:90", o, error);
+  ASSERT_EQ(hopper.size(), 2u) << error;
+  EXPECT_NE(hopper[0].pipeline.find("ttng-tma-lowering{num-stages=3 all-copies=false}"), std::string::npos);
+  EXPECT_NE(hopper[0].pipeline.find("ttg-pipeline{num-stages=3}"), std::string::npos);
+  EXPECT_NE(hopper[1].pipeline.find("max-shared=232448"), std::string::npos);
+  std::vector<std::string> volta;
+  for (const Stage &s : kernelStages("cuda:70", o, error))
+    volta.push_back(s.pipeline);
+  ASSERT_EQ(volta.size(), 2u) << error;
+  EXPECT_EQ(volta[0].find("ttg-pipeline"), std::string::npos);
+  EXPECT_EQ(volta[0].find("ttng-tma"), std::string::npos);
+}
+
+// compileKernel: TTIR to PTX with the effects, no Python.
+TEST_F(Compile, CompileKernelGivesCodeMetadataAndEffects) {
+  std::vector<std::string> names = registeredBackends();
+  if (std::find(names.begin(), names.end(), "cuda") == names.end())
+    GTEST_SKIP() << "no cuda backend in this build";
+  const char *ttir = R"(
+    module {
+      tt.func public @add(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+        %pid = tt.get_program_id x : i32
+        %c = arith.constant 128 : i32
+        %base = arith.muli %pid, %c : i32
+        %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+        %b = tt.splat %base : i32 -> tensor<128xi32>
+        %offs = arith.addi %b, %r : tensor<128xi32>
+        %ns = tt.splat %n : i32 -> tensor<128xi32>
+        %m = arith.cmpi slt, %offs, %ns : tensor<128xi32>
+        %xs = tt.splat %x : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+        %xp = tt.addptr %xs, %offs : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+        %v = tt.load %xp, %m : tensor<128x!tt.ptr<f32>>
+        %ys = tt.splat %y : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>>
+        %yp = tt.addptr %ys, %offs : tensor<128x!tt.ptr<f32>>, tensor<128xi32>
+        tt.store %yp, %v, %m : tensor<128x!tt.ptr<f32>>
+        tt.return
+      }
+    })";
+  KernelOptions o;
+  KernelResult r = compileKernel(ttir, "cuda:90", o, "add.ttir");
+  ASSERT_TRUE(r.ok) << messages(r);
+  EXPECT_NE(r.artifacts.at("ptx").find(".entry add"), std::string::npos);
+  EXPECT_NE(r.artifacts.at("ttgir").find("#ttg.blocked"), std::string::npos);
+  EXPECT_NE(r.artifacts.at("llir").find("define"), std::string::npos);
+  EXPECT_NE(r.effects.find("\"written\""), std::string::npos) << r.effects;
+  EXPECT_NE(r.effects.find("\"read\""), std::string::npos) << r.effects;
+
+  KernelResult bad = compileKernel(ttir, "cuda:9", o);
+  EXPECT_FALSE(bad.ok);
+  ASSERT_FALSE(bad.diagnostics.empty());
+  EXPECT_NE(bad.diagnostics[0].message.find("capability of 70 or more"), std::string::npos)
+      << bad.diagnostics[0].message;
+}

@@ -121,6 +121,44 @@ struct CompileResult {
 /// the IR) and ok = false.
 TESSERA_API CompileResult compile(const CompileRequest &request);
 
+/// What a kernel's compilation depends on: tessera.compile's options and the
+/// switches the Python backends read from the environment.
+struct KernelOptions {
+  int numWarps = 4;
+  int numStages = 3;
+  int numCtas = 1;
+  bool coalesce = true;      // layouts for memory (TESSERA_DISABLE_COALESCE)
+  bool pipeline = true;      // software-pipelined loads (TESSERA_DISABLE_PIPELINE)
+  bool vectorize = true;     // vector global accesses (TESSERA_DISABLE_VECTORIZE)
+  bool tmaAllCopies = false; // TESSERA_TMA_ALL_COPIES
+  bool profileScopes = false; // profiling scopes become records
+  std::string profileMetric = "cycle"; // or "time"
+  int64_t profileBufferBytes = 0;      // 0: what is free, up to 16 KiB
+};
+
+/// The stages (pass pipelines, TTIR to the LLVM dialect) Tessera compiles a
+/// kernel with for `target` ("<backend>:<arch>"): the ones the Python
+/// backends use. Empty, with `error` set, for an unknown target or bad
+/// options.
+TESSERA_API std::vector<Stage> kernelStages(const std::string &target, const KernelOptions &options,
+                                            std::string &error);
+
+struct KernelResult : CompileResult {
+  /// The effects analysis of the input as JSON (per kernel, each pointer
+  /// argument's effect and its causes); empty when it failed (diagnostics).
+  std::string effects;
+};
+
+/// Compiles a kernel module (TTIR text) for `target` with kernelStages():
+/// artifacts "ttgir", "llir" and the backend's (e.g. "ptx"), metadata as
+/// compile() gives it (shared memory, global scratch), and the effects.
+/// `backendOptions` go to the backend's compile step (e.g.
+/// "enable-fp-fusion").
+TESSERA_API KernelResult compileKernel(const std::string &ttir, const std::string &target,
+                                       const KernelOptions &options,
+                                       const std::string &bufferName = "<string>",
+                                       const std::map<std::string, std::string> &backendOptions = {});
+
 /// The backends this build contains (target prefixes), sorted.
 TESSERA_API std::vector<std::string> registeredBackends();
 

@@ -40,6 +40,31 @@ namespace tessera {
 /// API passes them through; each backend documents and checks its own.
 using BackendOptions = std::map<std::string, std::string>;
 
+/// What a kernel's pass pipelines depend on (tessera.compile's options and
+/// the environment switches of the Python backends).
+struct KernelOptions {
+  int numWarps = 4;
+  int numStages = 3;
+  int numCtas = 1;
+  bool coalesce = true;     // ttg-coalesce and ttg-remove-layout-conversions
+  bool pipeline = true;     // ttg-pipeline where the target has async copies
+  bool vectorize = true;    // vector global accesses in convert-ttg-to-llvm
+  bool tmaAllCopies = false; // every descriptor copy TMA may do takes TMA
+  bool profileScopes = false; // profiling records: metric and buffer below
+  std::string profileMetric = "cycle";
+  int64_t profileBufferBytes = 0;
+};
+
+/// Named pass pipelines, in order ("ttgir", "llvm").
+using StageList = std::vector<std::pair<std::string, std::string>>;
+
+/// Pieces the backends' pipelines share.
+std::string memoryLayoutPasses(const KernelOptions &options);
+std::string epiloguePasses(const KernelOptions &options);
+/// TTGIR -> LLVM dialect: shared memory, barriers, global scratch, profiling
+/// records in what is left of `maxShared` bytes, the lowering.
+std::string llvmPipeline(const KernelOptions &options, int64_t maxShared);
+
 class Backend {
 public:
   virtual ~Backend();
@@ -66,6 +91,11 @@ public:
   /// LLVM dialect module before translation, so that memory accesses get
   /// the target's ABI alignments.
   virtual std::string getDataLayout(llvm::StringRef arch) const { return ""; }
+
+  /// The pass pipelines from TTIR to the LLVM dialect module for `arch`
+  /// (verified first): the stages compile() runs for a kernel. By default the
+  /// target-neutral ones (warps of 32 threads, 48 KiB of shared memory).
+  virtual StageList kernelStages(llvm::StringRef arch, const KernelOptions &options) const;
 
   /// The artifacts compile() produces from LLVM IR, in order (e.g. target
   /// assembly). The stages after them (an assembler, a linker run outside the

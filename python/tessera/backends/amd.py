@@ -9,7 +9,7 @@ import struct
 
 from .. import _core
 from . import base
-from .base import EPILOGUE_PASSES, MEMORY_LAYOUT_PASSES, coalesce_enabled, llvm_pipeline, vectorize_enabled
+from .base import coalesce_enabled, vectorize_enabled
 from .specialization import Divisibility, EqualsOne, NonNegative, PointerRange, Specialization
 
 TARGET_PREFIX = "hip"
@@ -91,14 +91,6 @@ def wave_size(arch):
     return 64 if arch.startswith("gfx9") else 32
 
 
-def ttgir_pipeline(num_warps, arch, coalesce=True):
-    """The TTIR -> TTGIR pipeline for `arch` (wavefronts of wave_size(arch) threads). No
-    pipelining of loads yet (it needs asynchronous copies, which the AMD lowering lacks)."""
-    return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={wave_size(arch)} "
-            f"num-ctas=1 target={TARGET_PREFIX}:{arch}}}, {MEMORY_LAYOUT_PASSES if coalesce else ''}"
-            f"ttg-accelerate-matmul, {EPILOGUE_PASSES if coalesce else ''}canonicalize, cse)")
-
-
 _PREVIOUS = {"ttgir": "ttir", "llir": "ttgir", "amdgcn": "llir", "hsaco": "llir"}
 _FAILED = {"parse": "reading the input of", "ttgir": "lowering to TTGIR", "llvm": "lowering to LLVM",
            "llir": "translating to LLVM IR", "backend": "generating AMDGCN for"}
@@ -135,11 +127,10 @@ def _native_compile(src, start, name, arch, options):
     if start not in ("ttir", "ttgir"):
         raise RuntimeError(f"{name}: the hip backend makes AMDGCN from its LLVM dialect module, not from "
                            f"LLVM IR text (replace 'ttgir' instead)")
-    stages, keep = [], ["llir", "amdgcn", "hsaco"]
-    if start == "ttir":
-        stages.append(("ttgir", ttgir_pipeline(options.num_warps, arch, coalesce_enabled())))
-        keep.insert(0, "ttgir")
-    stages.append(("llvm", llvm_pipeline(vectorize_enabled(), 64 * 1024)))
+    # tessera::api::kernelStages' pipelines: no load pipelining yet (no asynchronous copies in the
+    # AMD lowering), 64 KiB of LDS per workgroup, wavefronts of wave_size(arch) threads
+    keep = ["ttgir", "llir", "amdgcn", "hsaco"] if start == "ttir" else ["llir", "amdgcn", "hsaco"]
+    stages = base.kernel_stages(f"{TARGET_PREFIX}:{arch}", options, start)
     native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
     if getattr(options, "waves_per_eu", 0):
         native_options["waves-per-eu"] = str(options.waves_per_eu)

@@ -72,15 +72,6 @@ def _is_int(v):
 # per-access layouts from AxisInfo, then those carried to the values around them with
 # conversions removed, then tensor-core layouts for dots, then those carried through the
 # dots' epilogues.
-MEMORY_LAYOUT_PASSES = "ttg-coalesce, ttg-remove-layout-conversions, "
-EPILOGUE_PASSES = "canonicalize, ttg-remove-layout-conversions, "
-
-
-LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-allocate-global-scratch, "
-                 "convert-scf-to-cf, convert-ttg-to-llvm, canonicalize, cse)")
-
-
-
 def _env_flag_off(name):
     return os.environ.get(name, "") in ("", "0")
 
@@ -106,14 +97,19 @@ def profiling_key():
     return {"scopes": True, "metric": metric, "buffer_bytes": nbytes}
 
 
-def profile_pass(max_shared):
-    """prof-lower-records for a target whose programs may use `max_shared` bytes of shared memory,
-    with the profiling settings of profiling_key()."""
+def kernel_stages(target, options, start="ttir", **switches):
+    """The native compile's stages for `target` (tessera::api::kernelStages, the pipelines the C++
+    embedding API compiles with too), from the kernel's options, the environment switches
+    (TESSERA_DISABLE_COALESCE/_VECTORIZE/_PIPELINE; a backend passes its own, e.g.
+    tma_all_copies) and the profiling settings; from `start` ("ttir": both stages, "ttgir": the
+    LLVM one)."""
+    from .. import _core
     key = profiling_key()
-    opts = f"max-shared={int(max_shared)}"
-    if key["scopes"]:
-        opts += f" metric={key['metric']} buffer-bytes={key['buffer_bytes']}"
-    return f"prof-lower-records{{{opts}}}, "
+    stages = _core._native().kernel_stages(
+        target, num_warps=options.num_warps, num_stages=options.num_stages, num_ctas=options.num_ctas,
+        coalesce=coalesce_enabled(), vectorize=vectorize_enabled(), profile_scopes=key["scopes"],
+        profile_metric=key.get("metric", "cycle"), profile_buffer_bytes=key.get("buffer_bytes", 0), **switches)
+    return stages if start == "ttir" else [s for s in stages if s[0] != "ttgir"]
 
 
 def profile_metadata(md, text_md):
@@ -149,15 +145,6 @@ def vectorize_enabled():
     part of the disk cache key; kernels already loaded in this process keep what they were
     compiled with (set it before the first launch)."""
     return _env_flag_off("TESSERA_DISABLE_VECTORIZE")
-
-
-def llvm_pipeline(vectorize=True, max_shared=48 * 1024):
-    """LLVM_PIPELINE, with convert-ttg-to-llvm's vector accesses off when `vectorize` is False, and
-    profiling records put in the shared memory left of `max_shared` bytes (prof-lower-records)."""
-    p = LLVM_PIPELINE.replace("ttg-membar, ", profile_pass(max_shared) + "ttg-membar, ")
-    if vectorize:
-        return p
-    return p.replace("convert-ttg-to-llvm", "convert-ttg-to-llvm{vectorize=false}")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,8 +11,7 @@ import tempfile
 from .. import _core
 from . import base
 from .base import OutOfResources  # noqa: F401  (re-exported: tessera.backends.nvidia.OutOfResources)
-from .base import (EPILOGUE_PASSES, LLVM_PIPELINE, MEMORY_LAYOUT_PASSES, _env_flag_off,  # noqa: F401
-                   coalesce_enabled, llvm_pipeline, pipeline_enabled, vectorize_enabled)
+from .base import _env_flag_off, coalesce_enabled, pipeline_enabled, vectorize_enabled
 from .specialization import Divisibility, EqualsOne, NonNegative, Specialization
 
 TARGET_PREFIX = "cuda"
@@ -95,23 +94,6 @@ def assemble(ptx, cc, name="kernel", maxnreg=None):
 
 # ------------------------------------------------------------------ the native stages
 
-def ttgir_pipeline(num_warps, threads_per_warp, num_ctas, cc, coalesce=True, num_stages=3, pipeline=True,
-                   tma_all=False):
-    """The TTIR -> TTGIR pipeline; without ttg-coalesce and ttg-remove-layout-conversions when
-    `coalesce` is False (TESSERA_DISABLE_COALESCE); with ttg-pipeline (num_stages, loops' own
-    tl.range(num_stages=) first) from sm_80, where copies run in the background, unless `pipeline`
-    is False (TESSERA_DISABLE_PIPELINE); `tma_all` (TESSERA_TMA_ALL_COPIES): ttng-tma-lowering
-    copies by TMA wherever it may, not only for tensor cores."""
-    pipelined = f"ttg-pipeline{{num-stages={num_stages}}}, " if pipeline and int(cc) >= 80 else ""
-    # Descriptor accesses through tensor maps (host descriptors on sm_90+) become TMA copies.
-    tma = (f"ttng-tma-lowering{{num-stages={num_stages if pipeline else 1} all-copies={str(bool(tma_all)).lower()}}}, "
-           if int(cc) >= 90 else "")
-    tma_operands = "ttng-tma-operands, " if int(cc) >= 90 else ""
-    return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
-            f"num-ctas={num_ctas} target=cuda:{cc}}}, {tma}{MEMORY_LAYOUT_PASSES if coalesce else ''}"
-            f"ttg-accelerate-matmul, {tma_operands}{EPILOGUE_PASSES if coalesce else ''}canonicalize, {pipelined}cse)")
-
-
 def tma_all_copies():
     """True when TESSERA_TMA_ALL_COPIES is set (to anything but "" or "0"): every descriptor copy
     TMA may do takes TMA (ttng-tma-lowering's all-copies), not only those feeding or written by
@@ -136,13 +118,12 @@ def _native_compile(src, start, name, arch, options):
         raise RuntimeError(f"{name}: the cuda backend makes PTX from its LLVM dialect module, not from LLVM IR "
                            f"text, so a replaced 'llir' stage cannot change what follows (replace 'ttgir' or "
                            f"'ptx' instead)")
-    stages, keep = [], ["llir", "ptx"]
-    if start == "ttir":
-        stages.append(("ttgir", ttgir_pipeline(options.num_warps, WARP_SIZE, options.num_ctas, arch,
-                                                coalesce_enabled(), options.num_stages,
-                                                pipeline_enabled(), tma_all_copies())))
-        keep.insert(0, "ttgir")
-    stages.append(("llvm", llvm_pipeline(vectorize_enabled(), max_shared_bytes(arch))))
+    # The pipelines are tessera::api::kernelStages' (the C++ embedding API compiles with the same):
+    # loads pipelined from sm_80, descriptor copies by TMA from sm_90, profiling records in the
+    # shared memory a block may opt in to.
+    keep = ["ttgir", "llir", "ptx"] if start == "ttir" else ["llir", "ptx"]
+    stages = base.kernel_stages(f"{TARGET_PREFIX}:{arch}", options, start, pipeline=pipeline_enabled(),
+                                tma_all_copies=tma_all_copies())
     native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
     libs = base.extern_libraries(src)
     if libs:
@@ -164,23 +145,6 @@ def _native_compile(src, start, name, arch, options):
     if profile:
         meta["profile"] = profile
     return dict(res.artifacts), meta
-
-
-def max_shared_bytes(arch):
-    """The shared memory a block may opt in to on compute capability `arch` (the profiler's
-    buffer takes what a kernel leaves of it)."""
-    cc = int(arch)
-    if cc >= 90:
-        return 227 * 1024
-    if cc in (80, 87):
-        return 163 * 1024
-    if cc in (86, 89):
-        return 99 * 1024
-    if cc in (70, 72):
-        return 96 * 1024
-    if cc == 75:
-        return 64 * 1024
-    return 48 * 1024
 
 
 # ------------------------------------------------------------------ loading

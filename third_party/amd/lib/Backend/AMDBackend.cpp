@@ -44,6 +44,20 @@ public:
     return tessera::amd::createTargetInfo(arch);
   }
 
+  /// No pipelining of loads yet (it needs asynchronous copies, which the AMD
+  /// lowering lacks); 64 KiB of LDS per workgroup.
+  tessera::StageList kernelStages(llvm::StringRef arch,
+                                  const tessera::KernelOptions &o) const override {
+    tessera::amd::ArchInfo info;
+    std::string why;
+    tessera::amd::parseArch(arch, info, why);
+    std::string ttgir = "builtin.module(convert-tt-to-ttg{num-warps=" + std::to_string(o.numWarps) +
+                        " threads-per-warp=" + std::to_string(info.waveSize) + " num-ctas=1 target=hip:" +
+                        arch.str() + "}, " + tessera::memoryLayoutPasses(o) + "ttg-accelerate-matmul, " +
+                        tessera::epiloguePasses(o) + "canonicalize, cse)";
+    return {{"ttgir", ttgir}, {"llvm", tessera::llvmPipeline(o, 64 * 1024)}};
+  }
+
   std::string getDataLayout(llvm::StringRef) const override {
     static const std::string layout = tessera::amd::dataLayout();
     return layout;

@@ -66,6 +66,42 @@ public:
     return layout;
   }
 
+  /// The shared memory a block may opt in to on compute capability `cc`
+  /// (the profiler's buffer takes what a kernel leaves of it).
+  static int64_t maxSharedBytes(int cc) {
+    if (cc >= 90)
+      return 227 * 1024;
+    if (cc == 80 || cc == 87)
+      return 163 * 1024;
+    if (cc == 86 || cc == 89)
+      return 99 * 1024;
+    if (cc == 70 || cc == 72)
+      return 96 * 1024;
+    if (cc == 75)
+      return 64 * 1024;
+    return 48 * 1024;
+  }
+
+  tessera::StageList kernelStages(llvm::StringRef arch,
+                                  const tessera::KernelOptions &o) const override {
+    int cc = 0;
+    arch.getAsInteger(10, cc);
+    // Loads pipelined where copies run in the background (sm_80+); descriptor
+    // accesses through tensor maps become TMA copies (sm_90+).
+    std::string pipelined =
+        o.pipeline && cc >= 80 ? "ttg-pipeline{num-stages=" + std::to_string(o.numStages) + "}, " : "";
+    std::string tma = cc >= 90 ? "ttng-tma-lowering{num-stages=" + std::to_string(o.pipeline ? o.numStages : 1) +
+                                     " all-copies=" + (o.tmaAllCopies ? "true" : "false") + "}, "
+                               : "";
+    std::string tmaOperands = cc >= 90 ? "ttng-tma-operands, " : "";
+    std::string ttgir = "builtin.module(convert-tt-to-ttg{num-warps=" + std::to_string(o.numWarps) +
+                        " threads-per-warp=32 num-ctas=" + std::to_string(o.numCtas) + " target=cuda:" +
+                        std::to_string(cc) + "}, " + tma + tessera::memoryLayoutPasses(o) +
+                        "ttg-accelerate-matmul, " + tmaOperands + tessera::epiloguePasses(o) + "canonicalize, " +
+                        pipelined + "cse)";
+    return {{"ttgir", ttgir}, {"llvm", tessera::llvmPipeline(o, maxSharedBytes(cc))}};
+  }
+
   std::vector<std::string> getArtifactNames() const override { return {"ptx"}; }
 
   bool compile(llvm::Module &module, llvm::StringRef arch,
