@@ -64,6 +64,14 @@ struct ProfPattern : public TesseraOpToLLVMPattern<OpTy> {
     auto it = fn ? counters->byKernel.find(fn) : counters->byKernel.end();
     return it == counters->byKernel.end() ? std::pair<Value, Value>{} : it->second;
   }
+  /// The register counters of the kernel holding `op`, which needs them; an
+  /// error when `op` is not in such a kernel.
+  FailureOr<std::pair<Value, Value>> requireKernelCounters(Operation *op) const {
+    auto counters = kernelCounters(op);
+    if (!counters.first)
+      return op->emitOpError("is not in a kernel with profiling records (run prof-lower-records)");
+    return counters;
+  }
   /// This warp's count in shared memory.
   Value countAddress(OpBuilder &b, Location loc, Value base, Value warp, const Layout &l) const {
     return at(b, loc, base,
@@ -379,13 +387,13 @@ struct CountToSharedConversion : public ProfPattern<prof::CountToSharedOp> {
     FailureOr<Layout> l = readLayout(op, numWarps);
     if (failed(l))
       return failure();
-    auto [cntVar, slotVar] = kernelCounters(op);
-    if (!cntVar)
-      return op.emitOpError("is not in a kernel with profiling records (run prof-lower-records)");
+    FailureOr<std::pair<Value, Value>> counters = requireKernelCounters(op);
+    if (failed(counters))
+      return failure();
     Location loc = op.getLoc();
     auto [tid, lane, warp] = ids(rewriter, loc);
     (void)tid;
-    Value cnt = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), cntVar);
+    Value cnt = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), counters->first);
     ti.storeSharedPredicated(rewriter, loc, countAddress(rewriter, loc, buffer(rewriter, loc, op, *l), warp, *l),
                              cnt, isZero(rewriter, loc, lane));
     rewriter.eraseOp(op);
@@ -401,9 +409,10 @@ struct CountFromSharedConversion : public ProfPattern<prof::CountFromSharedOp> {
     FailureOr<Layout> l = readLayout(op, numWarps);
     if (failed(l))
       return failure();
-    auto [cntVar, slotVar] = kernelCounters(op);
-    if (!cntVar)
-      return op.emitOpError("is not in a kernel with profiling records (run prof-lower-records)");
+    FailureOr<std::pair<Value, Value>> counters = requireKernelCounters(op);
+    if (failed(counters))
+      return failure();
+    auto [cntVar, slotVar] = *counters;
     Location loc = op.getLoc();
     auto [tid, lane, warp] = ids(rewriter, loc);
     (void)tid;

@@ -151,6 +151,31 @@ def _language_check_key(jit_fn, types, consts):
         return None
 
 
+def run_programs(builder, grid3, program, profile_name=None):
+    """Runs `program()` once per program of `grid3` (z, then y, then x outermost first) with
+    `builder` installed and its pid set; returns the last program's result. With
+    `profile_name`, an active tessera.profiler session is told of the launch and of each program
+    (their host times)."""
+    profiler = hooks.profiler() if profile_name is not None else None
+    launch = None
+    if profiler is not None:
+        builder.profile_launch = launch = profiler.interpreter_launch(profile_name, grid3)
+    result = None
+    try:
+        with np.errstate(all="ignore"), core.use_builder(builder):
+            for z in range(grid3[2]):
+                for y in range(grid3[1]):
+                    for x in range(grid3[0]):
+                        builder.pid = (x, y, z)
+                        if launch is not None:
+                            launch.program_start(builder.pid)
+                        result = program()
+    finally:
+        if profiler is not None:
+            profiler.interpreter_launch_end(launch)
+    return result
+
+
 def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, check=None, **ignored):
     """Run `jit_fn` on `grid` in the interpreter; stores land in the caller's tensors.
 
@@ -185,21 +210,7 @@ def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, check=None
     if observing:
         krec = KernelRecord(jit_fn.__name__, grid3, jit_fn.fn.__code__.co_filename, dict(raw))
         hooks.kernel_start(krec)
-    profiler = hooks.profiler()
-    if profiler is not None:  # a tessera.profiler session: the launch's and its programs' host times
-        builder.profile_launch = launch = profiler.interpreter_launch(jit_fn.__name__, grid3)
-    try:
-        with np.errstate(all="ignore"), core.use_builder(builder):
-            for z in range(grid3[2]):
-                for y in range(grid3[1]):
-                    for x in range(grid3[0]):
-                        builder.pid = (x, y, z)
-                        if profiler is not None:
-                            launch.program_start(builder.pid)
-                        fn(**wrapped)
-    finally:
-        if profiler is not None:
-            profiler.interpreter_launch_end(launch)
+    run_programs(builder, grid3, lambda: fn(**wrapped), profile_name=jit_fn.__name__)
     if observing:
         hooks.kernel_end(krec)
     return None

@@ -117,15 +117,12 @@ def launch(kernel, grid, args, kwargs):
         run.record = krec
     previous = getattr(_state, "launch", None)
     _state.launch = run
-    result = None
+
+    def program():
+        run.made = 0  # (each program asks for the launch's outputs in order)
+        return fn(**wrapped)
     try:
-        with np.errstate(all="ignore"), core.use_builder(builder):
-            for z in range(grid3[2]):
-                for y in range(grid3[1]):
-                    for x in range(grid3[0]):
-                        builder.pid = (x, y, z)
-                        run.made = 0
-                        result = fn(**wrapped)
+        result = interpreter.run_programs(builder, grid3, program)
     finally:
         _state.launch = previous
     if observing:

@@ -25,19 +25,6 @@ namespace {
 constexpr int64_t kDefaultMaxShared = 48 * 1024;
 constexpr int64_t kDefaultBufferBytes = 16 * 1024;
 
-/// The first file location in `loc`, if any.
-std::optional<FileLineColLoc> fileLoc(Location loc) {
-  std::optional<FileLineColLoc> found;
-  loc->walk([&](Location l) {
-    if (auto f = dyn_cast<FileLineColLoc>(l)) {
-      found = f;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
 /// The most records one warp can write in a function, along any path and
 /// through calls, or nullopt when there is no bound: records in a loop whose
 /// trip count is not a constant, in a while loop, in a function that is part
@@ -168,9 +155,9 @@ struct ProfLowerRecordsPass
       llvm::json::Object entry{{"name", name.str()}};
       if (auto fn = r->getParentOfType<tt::FuncOp>())
         entry["function"] = fn.getSymName().str();
-      if (auto f = fileLoc(r.getLoc())) {
-        entry["file"] = f->getFilename().str();
-        entry["line"] = int64_t(f->getLine());
+      if (auto f = r.getLoc()->findInstanceOf<FileLineColLoc>()) {
+        entry["file"] = f.getFilename().str();
+        entry["line"] = int64_t(f.getLine());
       }
       table.push_back(std::move(entry));
     }

@@ -213,6 +213,25 @@ WORKER = textwrap.dedent('''
 ''')
 
 
+def run_workers(script, sync, envs):
+    """Starts WORKER `script` once per environment, lets them compile at the same moment (the
+    "go" file in `sync`) and returns each one's JSON result."""
+    procs = [subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env=env, text=True) for env in envs]
+    deadline = time.time() + 120
+    while len([f for f in os.listdir(sync) if f.startswith("ready.")]) < len(procs):
+        assert time.time() < deadline, "workers did not start"
+        assert all(p.poll() is None for p in procs), [p.communicate() for p in procs if p.poll() is not None]
+        time.sleep(0.01)
+    (sync / "go").write_text("")
+    results = []
+    for p in procs:
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    return results
+
+
 def test_eight_processes_compiling_at_once(tmp_path, cache_dir):
     mods = tmp_path / "mods"
     mods.mkdir()
@@ -223,19 +242,7 @@ def test_eight_processes_compiling_at_once(tmp_path, cache_dir):
     script.write_text(WORKER.format(python=PYTHON_DIR, mods=str(mods), sync=str(sync)))
     env = dict(os.environ, TESSERA_CACHE_DIR=str(cache_dir))
     env.pop("TESSERA_CACHE_DISABLE", None)
-    procs = [subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              env=env, text=True) for _ in range(8)]
-    deadline = time.time() + 120
-    while len([f for f in os.listdir(sync) if f.startswith("ready.")]) < 8:
-        assert time.time() < deadline, "workers did not start"
-        assert all(p.poll() is None for p in procs), [p.communicate() for p in procs if p.poll() is not None]
-        time.sleep(0.01)
-    (sync / "go").write_text("")
-    results = []
-    for p in procs:
-        out, err = p.communicate(timeout=300)
-        assert p.returncode == 0, err
-        results.append(json.loads(out.strip().splitlines()[-1]))
+    results = run_workers(script, sync, [env] * 8)
     print("cache results:", sorted(r["cache"] for r in results))
     assert "miss" in {r["cache"] for r in results}
     assert len({json.dumps(r["asm"], sort_keys=True) for r in results}) == 1

@@ -18,7 +18,7 @@ import pytest
 import tessera
 from tessera.runtime import cache
 
-from .test_cache import KERNELS, PYTHON_DIR, WORKER, _compile, _module
+from .test_cache import KERNELS, PYTHON_DIR, WORKER, _compile, _module, run_workers
 
 REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (tools/setup installs it)")
@@ -139,19 +139,7 @@ def test_eight_processes_on_eight_machines_compiling_at_once(tmp_path, server):
         e = dict(os.environ, TESSERA_CACHE_DIR=str(tmp_path / f"m{i}"), TESSERA_CACHE_REDIS=server.url)
         e.pop("TESSERA_CACHE_DISABLE", None)
         return e
-    procs = [subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              env=env(i), text=True) for i in range(8)]
-    deadline = time.time() + 120
-    while len([f for f in os.listdir(sync) if f.startswith("ready.")]) < 8:
-        assert time.time() < deadline, "workers did not start"
-        assert all(p.poll() is None for p in procs), [p.communicate() for p in procs if p.poll() is not None]
-        time.sleep(0.01)
-    (sync / "go").write_text("")
-    results = []
-    for p in procs:
-        out, err = p.communicate(timeout=300)
-        assert p.returncode == 0, err
-        results.append(json.loads(out.strip().splitlines()[-1]))
+    results = run_workers(script, sync, [env(i) for i in range(8)])
     assert "miss" in {r["cache"] for r in results}
     assert len({json.dumps(r["asm"], sort_keys=True) for r in results}) == 1
     (name,) = server.keys()
