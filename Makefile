@@ -39,19 +39,27 @@ test-python: build
 
 # The installed C++ package: cmake --install into a temporary prefix, the example consumer
 # (examples/cpp-consumer) found through find_package(Tessera), a conformance kernel compiled to PTX
-# through it, and no LLVM/MLIR shared library under the installed libtessera.
+# through it, its --launch mode (PASS on a GPU, SKIP without one; and PASS on a stand-in driver,
+# mock_libcuda.c, that runs the add kernel on the host), and no LLVM/MLIR shared library under
+# the installed libtessera.
 CONFORMANCE ?= ../shared/conformance
 test-install: build
-	@rm -rf $(BUILD)/install-test && mkdir -p $(BUILD)/install-test
+	@rm -rf $(BUILD)/install-test && mkdir -p $(BUILD)/install-test/mock
 	cmake --install $(BUILD) --prefix $(CURDIR)/$(BUILD)/install-test/prefix > $(BUILD)/install-test/install.log
 	cmake -G Ninja -S examples/cpp-consumer -B $(BUILD)/install-test/consumer \
 	  -DCMAKE_CXX_COMPILER=clang++-22 -DCMAKE_PREFIX_PATH=$(CURDIR)/$(BUILD)/install-test/prefix > /dev/null
 	ninja -C $(BUILD)/install-test/consumer > /dev/null
 	$(BUILD)/install-test/consumer/ttir-to-ptx $(CONFORMANCE)/triton-3.6/add.ttir cuda:90 > $(BUILD)/install-test/add.ptx
 	grep -q '^.visible .entry' $(BUILD)/install-test/add.ptx
+	$(BUILD)/install-test/consumer/ttir-to-ptx --launch $(CONFORMANCE)/triton-3.6/add.ttir > $(BUILD)/install-test/launch.txt
+	grep -qE '^(PASS|SKIP):' $(BUILD)/install-test/launch.txt
+	clang-22 -shared -fPIC -o $(BUILD)/install-test/mock/libcuda.so.1 examples/cpp-consumer/mock_libcuda.c
+	TESSERA_LIBCUDA=$(CURDIR)/$(BUILD)/install-test/mock/libcuda.so.1 $(BUILD)/install-test/consumer/ttir-to-ptx \
+	  --launch $(CONFORMANCE)/triton-3.6/add.ttir > $(BUILD)/install-test/launch-mock.txt
+	grep -q '^PASS:' $(BUILD)/install-test/launch-mock.txt
 	$(BUILD)/install-test/prefix/bin/tessera-opt $(CONFORMANCE)/triton-3.6/add.ttir > /dev/null
 	! ldd $(BUILD)/install-test/prefix/lib/libtessera.so | grep -E 'lib(LLVM|MLIR)'
-	@echo "install: ok (find_package consumer compiled add.ttir to PTX; installed tessera-opt ran; no LLVM/MLIR shared libraries)"
+	@echo "install: ok (find_package consumer compiled add.ttir to PTX and launched it: $$(grep -oE '^(PASS|SKIP)' $(BUILD)/install-test/launch.txt), on the mock driver too; installed tessera-opt ran; no LLVM/MLIR shared libraries)"
 
 # The Python package: the wheel built, installed with pip into a fresh virtual environment in a
 # temporary folder, and used from there (tools/package/wheel_check.sh says what it checks).
