@@ -1,6 +1,6 @@
 // RUN: tessera-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{#ttg.amd_mfma supports instrShape [16, 16, K] with K 4 (fp32), 16 (16-bit operands, int8 on CDNA2) or 32 (int8 on CDNA3), but it is [32, 32, 8]}}
+// expected-error @+1 {{#ttg.amd_mfma supports instrShape [16, 16, K] with K 4 (fp32), 16 (16-bit operands, int8 on CDNA2) or 32 (int8 and fp8 on CDNA3), but it is [32, 32, 8]}}
 tt.func @f(%a: tensor<32x32xf32, #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8]}>>) {
   tt.return
 }

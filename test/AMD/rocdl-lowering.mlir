@@ -97,3 +97,27 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32,
     tt.return
   }
 }
+
+// -----
+
+// Rounding toward zero (tt.fp_to_fp rtz) without a target instruction: round
+// to nearest, widen back, and where that rounded away from zero take the next
+// value toward zero (magnitude bits less one). No inline assembly.
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [64], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 64 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "hip:gfx942"} {
+  // CHECK-LABEL: llvm.func @rtz(
+  // CHECK-NOT: llvm.inline_asm
+  // CHECK: %[[R:.*]] = llvm.fptrunc %{{.*}} : f32 to f16
+  // CHECK: %[[B:.*]] = llvm.fpext %[[R]] : f16 to f32
+  // CHECK: %[[AB:.*]] = llvm.intr.fabs(%[[B]])
+  // CHECK: %[[AX:.*]] = llvm.intr.fabs(
+  // CHECK: %[[AWAY:.*]] = llvm.fcmp "ogt" %[[AB]], %[[AX]]
+  // CHECK: %[[BITS:.*]] = llvm.bitcast %[[R]] : f16 to i16
+  // CHECK: %[[STEP:.*]] = llvm.sub %[[BITS]], %{{.*}} : i16
+  // CHECK: llvm.select %[[AWAY]], %[[STEP]], %[[BITS]] : i1, i16
+  // CHECK-NOT: llvm.inline_asm
+  tt.func public @rtz(%x: tensor<64xf32, #blocked>) -> tensor<64xf16, #blocked> {
+    %y = tt.fp_to_fp %x, rounding = rtz : tensor<64xf32, #blocked> -> tensor<64xf16, #blocked>
+    tt.return %y : tensor<64xf16, #blocked>
+  }
+}

@@ -67,7 +67,7 @@ struct DotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
       Value widened = ti.extFromFp8(rewriter, loc, probe, t);
       if (!widened)
         return op.emitOpError("fp8 dots are not supported on this target (converting ")
-               << t << " " << ti.getFp8Requirement() << ")";
+               << t << " " << ti.getFp8Requirement(t) << ")";
     }
     bool isInt = isa<IntegerType>(aT.getElementType());
     auto smemPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), ti.getSharedAddressSpace());

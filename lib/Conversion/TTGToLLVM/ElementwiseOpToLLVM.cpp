@@ -270,20 +270,7 @@ struct FpToFpConversion : public TesseraOpToLLVMPattern<tt::FpToFpOp> {
                               return LLVM::FPExtOp::create(rewriter, loc, dst, e[0]);
                             if (!rtz)
                               return LLVM::FPTruncOp::create(rewriter, loc, dst, e[0]);
-                            // Round toward zero: truncate through cvt.rz.
-                            std::string mn = db == 16 ? (dstElt.isBF16() ? "bf16" : "f16") : "f32";
-                            std::string src = sb == 64 ? "f64" : "f32";
-                            std::string asmStr = "cvt.rz." + mn + "." + src + " $0, $1;";
-                            std::string c = std::string(db == 16 ? "=h" : "=r") + (sb == 64 ? ",d" : ",f");
-                            Type regTy = rewriter.getIntegerType(db);
-                            Value bits = LLVM::InlineAsmOp::create(
-                                             rewriter, loc, regTy, ValueRange{e[0]}, asmStr, c, false, false,
-                                             LLVM::tailcallkind::TailCallKind::None,
-                                             LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                                                       LLVM::AsmDialect::AD_ATT),
-                                             ArrayAttr())
-                                             .getResult(0);
-                            return LLVM::BitcastOp::create(rewriter, loc, dst, bits);
+                            return tc.getTargetInfo().truncTowardZero(rewriter, loc, e[0], dst);
                           });
     rewriter.replaceOp(op, r);
     return success();
@@ -339,7 +326,7 @@ struct FpToFpConversion : public TesseraOpToLLVMPattern<tt::FpToFpOp> {
     if (unsupported)
       return op.emitOpError() << "converting " << srcElt << " to " << dstElt
                               << " is not supported on this target ("
-                              << tc.getTargetInfo().getFp8Requirement() << ")";
+                              << tc.getTargetInfo().getFp8Requirement(from8 ? srcElt : dstElt) << ")";
     rewriter.replaceOp(op, r);
     return success();
   }
@@ -617,4 +604,25 @@ void mlir::tessera::populateElementwiseOpToLLVMPatterns(
   patterns.add<MathLibraryCall<math::CosOp>>(typeConverter, "cos");
   patterns.add<MathLibraryCall<math::ErfOp>>(typeConverter, "erf");
   patterns.add<MathLibraryCall<math::TanhOp>>(typeConverter, "tanh");
+}
+
+Value mlir::tessera::TargetInfoBase::truncTowardZero(OpBuilder &b, Location loc, Value value,
+                                                     Type dstType) const {
+  // Round to nearest, widen back and compare magnitudes: where the rounded
+  // value is further from zero than the source (an infinity included), its
+  // magnitude bits less one are the next value toward zero. NaN compares
+  // false and stays as rounded.
+  Type srcType = value.getType();
+  unsigned bits = dstType.getIntOrFloatBitWidth();
+  Type intTy = b.getIntegerType(bits);
+  Value rounded = LLVM::FPTruncOp::create(b, loc, dstType, value);
+  Value back = LLVM::FPExtOp::create(b, loc, srcType, rounded);
+  Value absBack = LLVM::FAbsOp::create(b, loc, back);
+  Value absSrc = LLVM::FAbsOp::create(b, loc, value);
+  Value away = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::ogt, absBack, absSrc);
+  Value roundedBits = LLVM::BitcastOp::create(b, loc, intTy, rounded);
+  Value one = LLVM::ConstantOp::create(b, loc, intTy, b.getIntegerAttr(intTy, 1));
+  Value stepped = LLVM::SubOp::create(b, loc, roundedBits, one);
+  Value result = LLVM::SelectOp::create(b, loc, away, stepped, roundedBits);
+  return LLVM::BitcastOp::create(b, loc, dstType, result);
 }

@@ -256,8 +256,25 @@ def _fp8_table(exp_bits, man_bits, bias, has_inf):
     return vals
 
 
-_FP8 = {"fp8e4nv": (_fp8_table(4, 3, 7, False), 0x7F, None),
-        "fp8e5": (_fp8_table(5, 2, 15, True), 0x7F, 0x7C)}
+def _fnuz_table(exp_bits, man_bits, bias):
+    """An FNUZ format: no infinities, no negative zero, 0x80 its one NaN."""
+    vals = _fp8_table(exp_bits, man_bits, bias, False)
+    for code in range(256):
+        e = (code >> man_bits) & ((1 << exp_bits) - 1)
+        m = code & ((1 << man_bits) - 1)
+        if e == (1 << exp_bits) - 1 and m == (1 << man_bits) - 1:  # finite in FNUZ
+            v = (1 + m / (1 << man_bits)) * 2.0 ** (e - bias)
+            vals[code] = -v if code & 0x80 else v
+    vals[0x80] = None
+    return vals
+
+
+# name -> (decode table, NaN code, infinity code; "nan": infinities become NaN; None: they
+# saturate to the largest finite value (0x7F), as the interpreter's conversions do)
+_FP8 = {"fp8e4nv": (_fp8_table(4, 3, 7, False), 0x7F, "nan"),
+        "fp8e5": (_fp8_table(5, 2, 15, True), 0x7F, 0x7C),
+        "fp8e4b8": (_fnuz_table(4, 3, 8), 0x80, None),
+        "fp8e5b16": (_fnuz_table(5, 2, 16), 0x80, None)}
 
 
 def _fp8_bits(v, name):
@@ -265,17 +282,23 @@ def _fp8_bits(v, name):
     if math.isnan(v):
         return nan
     if math.isinf(v):
-        if inf is None:
+        if inf == "nan":
             return nan
+        if inf is None:  # saturate to the largest finite value
+            return 0x7F | (0x80 if v < 0 else 0)
         return inf | (0x80 if v < 0 else 0)
+    # The nearest of the non-negative codes to |v| (ties to the even code, the
+    # even mantissa), then v's sign; FNUZ formats have no negative zero.
+    av = abs(v)
     best, best_err = None, None
-    for code, cv in enumerate(table):
-        if cv is None or (math.copysign(1.0, cv) != math.copysign(1.0, v) and cv != 0):
+    for code in range(0x80):
+        cv = table[code]
+        if cv is None:
             continue
-        err = abs(cv - v)
+        err = abs(cv - av)
         if best is None or err < best_err or (err == best_err and code % 2 == 0):
             best, best_err = code, err
-    if v < 0 and best is not None and table[best] == 0:
+    if math.copysign(1.0, v) < 0 and not (best == 0 and nan == 0x80):
         best |= 0x80
     return best
 

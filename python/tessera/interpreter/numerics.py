@@ -9,7 +9,8 @@ Representation of values (the "compute" arrays that are the interpreter's handle
   fp16                 numpy float16 (arithmetic computes in float32 and rounds once)
   bf16                 numpy float32 holding exactly representable bf16 values
   fp8e4nv / fp8e5      numpy float32 holding exactly representable values, tagged with the
-                       ndarray subclasses Fp8E4Array / Fp8E5Array (so a bitcast knows the format)
+  fp8e4b8 / fp8e5b16   ndarray subclasses Fp8E4Array / Fp8E5Array / Fp8E4B8Array /
+                       Fp8E5B16Array (so a bitcast knows the format)
   fp32 / fp64          numpy float32 / float64
   pointers             PtrArray (int64 virtual addresses, tagged with the element type)
 
@@ -22,6 +23,8 @@ Rounding choices (documented):
   * fp8e4nv (OCP E4M3FN: no infinities, max 448, NaN = 0x7f/0xff) and fp8e5 (E5M2, max 57344):
     conversions saturate like the GPU's cvt.rn.satfinite: values beyond the largest finite value
     and +-inf become +-max; NaN stays NaN.
+  * fp8e4b8 / fp8e5b16 (the FNUZ formats E4M3FNUZ, max 240, and E5M2FNUZ, max 57344, of AMD
+    CDNA3: no infinities, no negative zero, one NaN = 0x80) saturate the same way; -0 becomes +0.
   * NaN stays NaN (quiet) in every conversion.
 """
 
@@ -38,6 +41,17 @@ class Fp8E4Array(np.ndarray):
 
 class Fp8E5Array(np.ndarray):
     """float32 values that are exactly representable fp8e5 numbers."""
+
+
+class Fp8E4B8Array(np.ndarray):
+    """float32 values that are exactly representable fp8e4b8 (E4M3FNUZ) numbers."""
+
+
+class Fp8E5B16Array(np.ndarray):
+    """float32 values that are exactly representable fp8e5b16 (E5M2FNUZ) numbers."""
+
+
+_FP8_TAGS = {"fp8e4nv": Fp8E4Array, "fp8e5": Fp8E5Array, "fp8e4b8": Fp8E4B8Array, "fp8e5b16": Fp8E5B16Array}
 
 
 class PtrArray(np.ndarray):
@@ -58,13 +72,14 @@ def make_ptr(addrs, elt):
 _COMPUTE = {
     "int1": np.bool_, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
     "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
-    "fp8e4nv": np.float32, "fp8e5": np.float32, "fp8e4b15": np.uint8, "fp16": np.float16, "bf16": np.float32,
+    "fp8e4nv": np.float32, "fp8e5": np.float32, "fp8e4b8": np.float32, "fp8e5b16": np.float32,
+    "fp8e4b15": np.uint8, "fp16": np.float16, "bf16": np.float32,
     "fp32": np.float32, "fp64": np.float64,
 }
 _STORAGE = {
     "int1": np.uint8, "int8": np.int8, "int16": np.int16, "int32": np.int32, "int64": np.int64,
     "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
-    "fp8e4nv": np.uint8, "fp8e5": np.uint8, "fp8e4b15": np.uint8, "fp16": np.float16, "bf16": np.uint16,
+    "fp8e4nv": np.uint8, "fp8e5": np.uint8, "fp8e4b8": np.uint8, "fp8e5b16": np.uint8, "fp8e4b15": np.uint8, "fp16": np.float16, "bf16": np.uint16,
     "fp32": np.float32, "fp64": np.float64,
 }
 _SIGNED = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}
@@ -134,12 +149,17 @@ FORMATS = {
     "fp32": (23, -126, float(np.finfo(np.float32).max), True),
     "fp8e4nv": (3, -6, 448.0, False),
     "fp8e5": (2, -14, 57344.0, True),
+    "fp8e4b8": (3, -7, 240.0, False),
+    "fp8e5b16": (2, -15, 57344.0, False),
 }
 
 
 # fp8 conversions saturate to the largest finite value, as the GPU's cvt.rn.satfinite does (the
 # instruction Triton and Tessera use for fp8 on sm_89+); NaN stays NaN.
-SATURATING = ("fp8e4nv", "fp8e5")
+SATURATING = ("fp8e4nv", "fp8e5", "fp8e4b8", "fp8e5b16")
+FP8_FORMATS = SATURATING
+# Formats without a negative zero (FNUZ): -0 rounds to +0.
+_UNSIGNED_ZERO = ("fp8e4b8", "fp8e5b16")
 
 
 def round_float(x, fmt, rounding="rtne"):
@@ -165,7 +185,10 @@ def round_float(x, fmt, rounding="rtne"):
         else:
             y = np.where(np.isinf(ax), np.inf, y)
         y = np.where(np.isnan(ax), np.nan, y)
-        return np.copysign(y, x)
+        y = np.copysign(y, x)
+        if fmt in _UNSIGNED_ZERO:
+            y = np.where(y == 0, 0.0, y)
+        return y
 
 
 def round_bf16_f32(x, rounding="rtne"):
@@ -204,47 +227,44 @@ def to_format(x, ty, rounding="rtne"):
             if x.dtype in (np.float32, np.float16):
                 return round_bf16_f32(x.astype(np.float32), rounding)
             return round_float(x, "bf16", rounding).astype(np.float32)
-        if name == "fp8e4nv":
-            return round_float(x, "fp8e4nv", rounding).astype(np.float32).view(Fp8E4Array)
-        if name == "fp8e5":
-            return round_float(x, "fp8e5", rounding).astype(np.float32).view(Fp8E5Array)
+        if name in _FP8_TAGS:
+            return round_float(x, name, rounding).astype(np.float32).view(_FP8_TAGS[name])
     raise TypeError(f"not a floating-point type: {ty}")
 
 
 def is_half(ty):
     """Types computed in float32 and rounded after each op."""
-    return ty.scalar.name in ("fp16", "bf16", "fp8e4nv", "fp8e5")
+    return ty.scalar.name in ("fp16", "bf16") + FP8_FORMATS
 
 
 def tag(arr, ty):
     """Give a float32 array the fp8 tag of `ty` (no-op for other types)."""
-    name = ty.scalar.name
-    if name == "fp8e4nv":
-        return np.asarray(arr, dtype=np.float32).view(Fp8E4Array)
-    if name == "fp8e5":
-        return np.asarray(arr, dtype=np.float32).view(Fp8E5Array)
+    tagged = _FP8_TAGS.get(ty.scalar.name)
+    if tagged is not None:
+        return np.asarray(arr, dtype=np.float32).view(tagged)
     return arr
 
 
 def fmt_of_handle(h):
-    """'fp8e4nv'/'fp8e5' for tagged fp8 handles, else None."""
-    if isinstance(h, Fp8E4Array):
-        return "fp8e4nv"
-    if isinstance(h, Fp8E5Array):
-        return "fp8e5"
+    """'fp8e4nv'/'fp8e5'/'fp8e4b8'/'fp8e5b16' for tagged fp8 handles, else None."""
+    for name, tagged in _FP8_TAGS.items():
+        if isinstance(h, tagged):
+            return name
     return None
 
 
 # ------------------------------------------------------------------ fp8 tables
 
 
-def _fp8_table(ebits, mbits, bias, e4m3fn):
+def _fp8_table(ebits, mbits, bias, e4m3fn, fnuz=False):
     codes = np.arange(256, dtype=np.int64)
     s = codes >> 7
     e = (codes >> mbits) & ((1 << ebits) - 1)
     m = codes & ((1 << mbits) - 1)
     val = np.where(e == 0, np.ldexp(m / (1 << mbits), 1 - bias), np.ldexp(1 + m / (1 << mbits), e - bias))
-    if e4m3fn:
+    if fnuz:  # every code finite but 0x80, the one NaN
+        val = np.where(codes == 0x80, np.nan, val)
+    elif e4m3fn:
         val = np.where((e == (1 << ebits) - 1) & (m == (1 << mbits) - 1), np.nan, val)
     else:
         val = np.where((e == (1 << ebits) - 1) & (m == 0), np.inf, val)
@@ -256,10 +276,12 @@ def _fp8_table(ebits, mbits, bias, e4m3fn):
 FP8_DECODE = {
     "fp8e4nv": _fp8_table(4, 3, 7, True),
     "fp8e5": _fp8_table(5, 2, 15, False),
+    "fp8e4b8": _fp8_table(4, 3, 8, False, fnuz=True),
+    "fp8e5b16": _fp8_table(5, 2, 16, False, fnuz=True),
 }
 # positive non-NaN codes 0..n in increasing value order (codes 0x00.. are monotonic)
 _FP8_POS = {k: v[:128][~np.isnan(v[:128])] for k, v in FP8_DECODE.items()}
-_FP8_NAN = {"fp8e4nv": 0x7F, "fp8e5": 0x7E}
+_FP8_NAN = {"fp8e4nv": 0x7F, "fp8e5": 0x7E, "fp8e4b8": 0x80, "fp8e5b16": 0x80}
 
 
 def fp8_encode(vals, name):
@@ -270,6 +292,8 @@ def fp8_encode(vals, name):
     code = np.searchsorted(pos, np.where(np.isnan(av), 0, av)).astype(np.uint8)
     code = np.where(np.isnan(av), np.uint8(_FP8_NAN[name]), code)
     sign = np.signbit(v)
+    if name in _UNSIGNED_ZERO:
+        sign &= av != 0
     return (code | np.where(sign, np.uint8(0x80), np.uint8(0))).astype(np.uint8)
 
 
@@ -290,7 +314,7 @@ def to_storage(vals, ty):
         f = v.astype(np.float32)
         f = round_bf16_f32(f)
         return (f.view(np.uint32) >> np.uint32(16)).astype(np.uint16)
-    if name in ("fp8e4nv", "fp8e5"):
+    if name in FP8_FORMATS:
         return fp8_encode(v, name)
     if name == "int1":
         return (v != 0).astype(np.uint8)
@@ -310,7 +334,7 @@ def from_storage(raw, ty):
     name = ty.name
     if name == "bf16":
         return (np.asarray(raw).astype(np.uint32) << np.uint32(16)).view(np.float32)
-    if name in ("fp8e4nv", "fp8e5"):
+    if name in FP8_FORMATS:
         return tag(fp8_decode(raw, name), ty)
     if name == "int1":
         return np.asarray(raw) != 0
@@ -337,6 +361,7 @@ def torch_dtype_map():
         torch.bool: core.int1,
     }
     for tname, tl_ty in (("float8_e4m3fn", core.float8e4nv), ("float8_e5m2", core.float8e5),
+                         ("float8_e4m3fnuz", core.float8e4b8), ("float8_e5m2fnuz", core.float8e5b16),
                          ("uint16", core.uint16), ("uint32", core.uint32), ("uint64", core.uint64)):
         t = getattr(torch, tname, None)
         if t is not None:

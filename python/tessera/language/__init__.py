@@ -17,7 +17,7 @@ from .builtins import (  # noqa: F401
     umulhi, view, where, xor_sum, zeros, zeros_like,
 )
 from .core import (  # noqa: F401
-    bfloat16, block_type, const, constexpr, dtype, float8e4b15, float8e4nv, float8e5, float16, float32, float64, int1, int8,
+    bfloat16, block_type, const, constexpr, dtype, float8e4b15, float8e4b8, float8e4nv, float8e5, float8e5b16, float16, float32, float64, int1, int8,
     int16, int32, int64, pi32_t, pointer_type, tensor, tensor_descriptor, tensor_descriptor_base,
     tensor_descriptor_base_type, tensor_descriptor_type, uint8, uint16, uint32, uint64,
 )

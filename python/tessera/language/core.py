@@ -42,21 +42,24 @@ class dtype:
 
     SINT_TYPES = ("int8", "int16", "int32", "int64")
     UINT_TYPES = ("int1", "uint8", "uint16", "uint32", "uint64")
-    FP_TYPES = ("fp8e4nv", "fp8e5", "fp8e4b15", "fp16", "bf16", "fp32", "fp64")
+    FP_TYPES = ("fp8e4nv", "fp8e5", "fp8e4b8", "fp8e5b16", "fp8e4b15", "fp16", "bf16", "fp32", "fp64")
 
     _IR = {
         "int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
         "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
-        "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2", "fp8e4b15": "i8", "fp16": "f16", "bf16": "bf16",
+        "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2", "fp8e4b8": "f8E4M3FNUZ", "fp8e5b16": "f8E5M2FNUZ",
+        "fp8e4b15": "i8", "fp16": "f16", "bf16": "bf16",
         "fp32": "f32", "fp64": "f64",
     }
     _BITS = {
         "int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64,
         "uint8": 8, "uint16": 16, "uint32": 32, "uint64": 64,
-        "fp8e4nv": 8, "fp8e5": 8, "fp8e4b15": 8, "fp16": 16, "bf16": 16, "fp32": 32, "fp64": 64,
+        "fp8e4nv": 8, "fp8e5": 8, "fp8e4b8": 8, "fp8e5b16": 8, "fp8e4b15": 8, "fp16": 16, "bf16": 16, "fp32": 32,
+        "fp64": 64,
     }
     _FULL = {
-        "fp8e4nv": "float8e4nv", "fp8e5": "float8e5", "fp8e4b15": "float8e4b15", "fp16": "float16", "bf16": "bfloat16",
+        "fp8e4nv": "float8e4nv", "fp8e5": "float8e5", "fp8e4b8": "float8e4b8", "fp8e5b16": "float8e5b16",
+        "fp8e4b15": "float8e4b15", "fp16": "float16", "bf16": "bfloat16",
         "fp32": "float32", "fp64": "float64",
     }
 
@@ -83,10 +86,22 @@ class dtype:
         return self.name == "int1"
 
     def is_fp8(self):
-        return self.name in ("fp8e4nv", "fp8e5", "fp8e4b15")
+        return self.name in ("fp8e4nv", "fp8e5", "fp8e4b8", "fp8e5b16", "fp8e4b15")
 
     def is_fp8e4b15(self):
         return self.name == "fp8e4b15"
+
+    def is_fp8e4nv(self):
+        return self.name == "fp8e4nv"
+
+    def is_fp8e5(self):
+        return self.name == "fp8e5"
+
+    def is_fp8e4b8(self):
+        return self.name == "fp8e4b8"
+
+    def is_fp8e5b16(self):
+        return self.name == "fp8e5b16"
 
     def is_fp16(self):
         return self.name == "fp16"
@@ -110,8 +125,8 @@ class dtype:
     def int_bitwidth(self):
         return self.primitive_bitwidth
 
-    _MANTISSA = {"fp8e4nv": 3, "fp8e5": 2, "fp8e4b15": 3, "fp16": 10, "bf16": 7, "fp32": 23, "fp64": 52}
-    _BIAS = {"fp8e4nv": 7, "fp8e5": 15, "fp8e4b15": 15, "fp16": 15, "bf16": 127, "fp32": 127, "fp64": 1023}
+    _MANTISSA = {"fp8e4nv": 3, "fp8e5": 2, "fp8e4b8": 3, "fp8e5b16": 2, "fp8e4b15": 3, "fp16": 10, "bf16": 7, "fp32": 23, "fp64": 52}
+    _BIAS = {"fp8e4nv": 7, "fp8e5": 15, "fp8e4b8": 8, "fp8e5b16": 16, "fp8e4b15": 15, "fp16": 15, "bf16": 127, "fp32": 127, "fp64": 1023}
 
     @property
     def fp_mantissa_width(self):
@@ -334,6 +349,8 @@ uint32 = dtype("uint32")
 uint64 = dtype("uint64")
 float8e4nv = dtype("fp8e4nv")
 float8e4b15 = dtype("fp8e4b15")
+float8e4b8 = dtype("fp8e4b8")
+float8e5b16 = dtype("fp8e5b16")
 
 
 class const:
@@ -349,10 +366,12 @@ pi32_t = pointer_type(int32)
 DTYPES_BY_NAME = {
     "int1": int1, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
     "uint8": uint8, "uint16": uint16, "uint32": uint32, "uint64": uint64,
-    "fp8e4nv": float8e4nv, "fp8e5": float8e5, "fp8e4b15": float8e4b15, "fp16": float16, "bf16": bfloat16,
+    "fp8e4nv": float8e4nv, "fp8e5": float8e5, "fp8e4b8": float8e4b8, "fp8e5b16": float8e5b16,
+    "fp8e4b15": float8e4b15, "fp16": float16, "bf16": bfloat16,
     "fp32": float32, "fp64": float64,
     # long names as users write them
-    "float8e4nv": float8e4nv, "float8e5": float8e5, "float8e4b15": float8e4b15, "float16": float16, "bfloat16": bfloat16,
+    "float8e4nv": float8e4nv, "float8e5": float8e5, "float8e4b8": float8e4b8, "float8e5b16": float8e5b16,
+    "float8e4b15": float8e4b15, "float16": float16, "bfloat16": bfloat16,
     "float32": float32, "float64": float64, "bool": int1,
 }
 

@@ -18,7 +18,7 @@ from .wrapper import TensorWrapper
 # Element types of pointer arguments, by code (a key leaf's dtype field). Append only.
 DTYPES = [None, core.float32, core.float16, core.bfloat16, core.float64, core.int8, core.int16, core.int32,
           core.int64, core.uint8, core.uint16, core.uint32, core.uint64, core.int1, core.float8e4nv,
-          core.float8e5, core.float8e4b15]
+          core.float8e5, core.float8e4b15, core.float8e4b8, core.float8e5b16]
 _CODE = {ty.name: i for i, ty in enumerate(DTYPES) if ty is not None}
 
 _TORCH_CODES = None
@@ -36,7 +36,8 @@ def torch_dtype_codes():
                           ("float64", core.float64), ("int8", core.int8), ("int16", core.int16),
                           ("int32", core.int32), ("int64", core.int64), ("uint8", core.uint8),
                           ("bool", core.int1), ("float8_e4m3fn", core.float8e4nv),
-                          ("float8_e5m2", core.float8e5), ("uint16", core.uint16),
+                          ("float8_e5m2", core.float8e5), ("float8_e4m3fnuz", core.float8e4b8),
+                          ("float8_e5m2fnuz", core.float8e5b16), ("uint16", core.uint16),
                           ("uint32", core.uint32), ("uint64", core.uint64)):
             if hasattr(torch, tname):
                 m[getattr(torch, tname)] = _CODE[ty.name]

@@ -33,3 +33,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return %y : tensor<32xf32, #blocked>
   }
 }
+
+// -----
+
+// The FNUZ formats are AMD CDNA3's: no NVIDIA GPU converts them.
+// CHECK: fp8-invalid.mlir:[[@LINE+4]]:{{.*}} error: 'tt.fp_to_fp' op converting 'f8E5M2FNUZ' to 'f32' is not supported on this target (NVIDIA GPUs convert float8e4nv (e4m3) and float8e5 (e5m2); the FNUZ formats float8e4b8 and float8e5b16 are AMD CDNA3's)
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @fnuz(%x: tensor<32xf8E5M2FNUZ, #blocked>) -> tensor<32xf32, #blocked> {
+    %y = tt.fp_to_fp %x : tensor<32xf8E5M2FNUZ, #blocked> -> tensor<32xf32, #blocked>
+    tt.return %y : tensor<32xf32, #blocked>
+  }
+}

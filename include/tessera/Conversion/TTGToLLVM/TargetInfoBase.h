@@ -205,9 +205,16 @@ public:
   virtual Value extFromFp8(OpBuilder &b, Location loc, Value value,
                            Type fp8Type) const = 0;
 
-  /// What this target lacks for fp8 conversions, for error messages (e.g.
-  /// "needs <a newer architecture>"); "" when it has them.
-  virtual std::string getFp8Requirement() const { return ""; }
+  /// What this target lacks to convert `fp8Type`, for error messages (e.g.
+  /// "needs <a newer architecture>"); "" when it converts that format.
+  virtual std::string getFp8Requirement(Type fp8Type) const { return ""; }
+
+  /// `value` (f32 or f64) narrowed to the float type `dstType` rounding
+  /// toward zero (finite values beyond the range become the largest finite
+  /// value; NaN stays NaN). The default rounds to nearest and steps one unit
+  /// back toward zero where that rounded away from zero; targets with a
+  /// round-toward-zero conversion override it.
+  virtual Value truncTowardZero(OpBuilder &b, Location loc, Value value, Type dstType) const;
 
   /// Device printf of a format string with the given arguments.
   virtual void printf(OpBuilder &b, Location loc, StringRef format,

@@ -140,7 +140,7 @@ struct AccelerateMatmulPass
   /// unchanged.
   static std::optional<TargetInfoBase::TensorCoreLayouts>
   upcastFp8Operands(tt::DotOp dot, const TargetInfoBase &targetInfo, int numWarps) {
-    auto isFp8 = [](Type t) { return isa<Float8E5M2Type, Float8E4M3FNType>(t); };
+    auto isFp8 = [](Type t) { return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8; };
     auto aType = cast<RankedTensorType>(dot.getA().getType());
     auto bType = cast<RankedTensorType>(dot.getB().getType());
     if (!isFp8(aType.getElementType()) || !isFp8(bType.getElementType()) ||
@@ -148,7 +148,8 @@ struct AccelerateMatmulPass
       return std::nullopt;
     // The widening needs the target's fp8 conversions; without them the dot's
     // own lowering says why fp8 is not supported.
-    if (!targetInfo.getFp8Requirement().empty())
+    if (!targetInfo.getFp8Requirement(aType.getElementType()).empty() ||
+        !targetInfo.getFp8Requirement(bType.getElementType()).empty())
       return std::nullopt;
     OpBuilder b(dot);
     Type f16 = b.getF16Type();

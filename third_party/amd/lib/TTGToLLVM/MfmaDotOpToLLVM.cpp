@@ -7,7 +7,8 @@
 // 16 x 16 instruction tiles by their constant coordinates (A: m tile, k tile
 // -> 4 values; B: k tile, n tile -> 4; C: m tile, n tile -> 4, in the order of
 // the ISA's operands), and each output tile gets one
-// v_mfma_f32_16x16x16{f16,bf16} per 16 of K. The same for RDNA3's amd_wmma
+// v_mfma_f32_16x16x16{f16,bf16} per 16 of K (int8 and, on CDNA3, fp8: kWidth 8,
+// one v_mfma_{i32,f32}_16x16x32 per 32 of K, operands packed in an i64). The same for RDNA3's amd_wmma
 // (kWidth 16: A and B tiles of 16 values per lane, C of 8: row 2 * i + lane
 // / 16), one v_wmma_f32_16x16x16_{f16,bf16} per tile and 16 of K.
 //
@@ -30,6 +31,11 @@ using namespace mlir::tessera;
 
 namespace {
 
+bool isFp8(Type t) { return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8; }
+
+/// Whether an 8-bit float is an e5m2 format (the ISA's "bf8"; e4m3 is "fp8").
+bool isBf8(Type t) { return isa<Float8E5M2Type, Float8E5M2FNUZType>(t); }
+
 /// Whether the dot's operands are in the dot_op layouts (kWidth 4) of the
 /// amd_mfma layout of its accumulator.
 bool inMfmaLayouts(tt::DotOp op) {
@@ -44,12 +50,14 @@ bool inMfmaLayouts(tt::DotOp op) {
     return false;
   unsigned kWidth = mfma.getInstrShape()[2] / 4;
   Type acc = op.getC().getType().getElementType();
-  bool types = elt.isInteger(8) ? acc.isInteger(32) && (kWidth == 4 || kWidth == 8)
-               : kWidth == 1    ? elt.isF32() && acc.isF32()
-                                : (elt.isF16() || elt.isBF16()) && kWidth == 4 && acc.isF32();
+  bool fp8 = isFp8(elt) && isFp8(bT.getElementType());
+  bool types = fp8                ? acc.isF32() && kWidth == 8
+               : elt.isInteger(8) ? acc.isInteger(32) && (kWidth == 4 || kWidth == 8)
+               : kWidth == 1      ? elt.isF32() && acc.isF32()
+                                  : (elt.isF16() || elt.isBF16()) && kWidth == 4 && acc.isF32();
   return a.getParent() == mfma && b.getParent() == mfma && a.getKWidth() == kWidth &&
          b.getKWidth() == kWidth && op.getType().getEncoding() == mfma && types &&
-         bT.getElementType() == elt && aT.getDimSize(1) % mfma.getInstrShape()[2] == 0;
+         (fp8 || bT.getElementType() == elt) && aT.getDimSize(1) % mfma.getInstrShape()[2] == 0;
 }
 
 struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
@@ -93,13 +101,16 @@ struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
     }
 
     bool int8 = aT.getElementType().isInteger(8);
+    bool fp8 = isFp8(aT.getElementType());
+    bool aBf8 = isBf8(aT.getElementType()), bBf8 = isBf8(bT.getElementType());
     auto accTy = VectorType::get(4, int8 ? Type(rewriter.getI32Type()) : Type(rewriter.getF32Type()));
     // bf16 operands go to the intrinsic as 16-bit integers.
     Type opElt = bf16 ? Type(rewriter.getI16Type()) : tc.convertElementType(aT.getElementType());
     auto opTy = VectorType::get(kWidth, opElt);
-    // int8 operands go packed: 4 in an i32 (16x16x16i8), 8 in an i64 (16x16x32_i8).
+    // int8 operands go packed: 4 in an i32 (16x16x16i8), 8 in an i64
+    // (16x16x32_i8); fp8 (held as i8) 8 in an i64.
     auto packed = [&](Value v) -> Value {
-      if (!int8)
+      if (!int8 && !fp8)
         return v;
       return LLVM::BitcastOp::create(rewriter, loc, rewriter.getIntegerType(8 * kWidth), v);
     };
@@ -130,7 +141,15 @@ struct MfmaDotConversion : public TesseraOpToLLVMPattern<tt::DotOp> {
           return op.emitOpError("internal error: an MFMA operand fragment is missing");
         SmallVector<Value> args{packed(vec(aFrag, opTy)), packed(vec(bIt->second, opTy)), d, zero, zero,
                                 zero};
-        if (int8 && kWidth == 8)
+        if (fp8 && aBf8 && bBf8)
+          d = ROCDL::mfma_f32_16x16x32_bf8_bf8::create(rewriter, loc, accTy, args).getResult();
+        else if (fp8 && aBf8)
+          d = ROCDL::mfma_f32_16x16x32_bf8_fp8::create(rewriter, loc, accTy, args).getResult();
+        else if (fp8 && bBf8)
+          d = ROCDL::mfma_f32_16x16x32_fp8_bf8::create(rewriter, loc, accTy, args).getResult();
+        else if (fp8)
+          d = ROCDL::mfma_f32_16x16x32_fp8_fp8::create(rewriter, loc, accTy, args).getResult();
+        else if (int8 && kWidth == 8)
           d = ROCDL::mfma_i32_16x16x32_i8::create(rewriter, loc, accTy, args).getResult();
         else if (int8)
           d = ROCDL::mfma_i32_16x16x16i8::create(rewriter, loc, accTy, args).getResult();
@@ -253,10 +272,13 @@ std::optional<std::pair<unsigned, unsigned>> getMfmaWarps(RankedTensorType aT, R
   if (!(aT.getElementType().isInteger(8) ? cT.getElementType().isInteger(32) : cT.getElementType().isF32()))
     return std::nullopt;
   Type elt = aT.getElementType();
-  if (!(elt.isF16() || elt.isBF16() || elt.isF32() || elt.isInteger(8)) || bT.getElementType() != elt)
+  // fp8 operands may mix e4m3 and e5m2; the others have one type.
+  bool fp8 = isFp8(elt) && isFp8(bT.getElementType());
+  if (!fp8 && (!(elt.isF16() || elt.isBF16() || elt.isF32() || elt.isInteger(8)) ||
+               bT.getElementType() != elt))
     return std::nullopt;
   int64_t M = aT.getDimSize(0), K = aT.getDimSize(1), N = bT.getDimSize(1);
-  if (M % 16 || N % 16 || K % (elt.isF32() ? 4 : elt.isInteger(8) ? 32 : 16))
+  if (M % 16 || N % 16 || K % (elt.isF32() ? 4 : (elt.isInteger(8) || fp8) ? 32 : 16))
     return std::nullopt;
   // Each warp reads the A rows and B columns of its tile: the split with the
   // fewest operand elements read (M * wn + N * wm per K) among those giving

@@ -473,12 +473,67 @@ public:
     return "";
   }
 
-  // fp8: gfx942's conversions are to the FNUZ formats, not the OCP ones of
-  // tl.float8e4nv / tl.float8e5; none are lowered yet.
-  Value truncToFp8(OpBuilder &, Location, Value, Type) const override { return {}; }
-  Value extFromFp8(OpBuilder &, Location, Value, Type) const override { return {}; }
-  std::string getFp8Requirement() const override {
-    return "is not supported on the hip backend yet (" + arch + ")";
+  // fp8 through v_cvt_f32_{fp8,bf8} and v_cvt_pk_{fp8,bf8}_f32: the FNUZ
+  // formats on gfx940-942 (tl.float8e4b8 / tl.float8e5b16), the OCP ones on
+  // gfx950 (tl.float8e4nv / tl.float8e5).
+  /// Whether `t` is an 8-bit float this architecture converts, and if so
+  /// whether it is an e5m2 ("bf8") format.
+  std::optional<bool> fp8IsBf8(Type t) const {
+    using F = ::tessera::amd::ArchInfo::Fp8Formats;
+    if (info.fp8 == F::Fnuz && isa<Float8E4M3FNUZType>(t))
+      return false;
+    if (info.fp8 == F::Fnuz && isa<Float8E5M2FNUZType>(t))
+      return true;
+    if (info.fp8 == F::Ocp && isa<Float8E4M3FNType>(t))
+      return false;
+    if (info.fp8 == F::Ocp && isa<Float8E5M2Type>(t))
+      return true;
+    return std::nullopt;
+  }
+
+  Value truncToFp8(OpBuilder &b, Location loc, Value value, Type fp8Type) const override {
+    std::optional<bool> bf8 = fp8IsBf8(fp8Type);
+    if (!bf8 || !(value.getType().isF32() || value.getType().isF16()))
+      return {};
+    Type f32 = b.getF32Type(), i32 = b.getI32Type();
+    Value x = value.getType().isF32() ? value : LLVM::FPExtOp::create(b, loc, f32, value).getResult();
+    // Saturate finite overflow and infinities to the largest finite value
+    // (the conversion alone gives NaN there); NaN stays NaN.
+    double maxFinite = *bf8 ? 57344.0 : isa<Float8E4M3FNUZType>(fp8Type) ? 240.0 : 448.0;
+    Value hi = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(maxFinite));
+    Value lo = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(-maxFinite));
+    Value clamped = LLVM::MinNumOp::create(b, loc, LLVM::MaxNumOp::create(b, loc, x, lo), hi);
+    Value isNan = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::uno, x, x);
+    x = LLVM::SelectOp::create(b, loc, isNan, x, clamped);
+    Value old = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(0));
+    Value packed = *bf8 ? ROCDL::CvtPkBf8F32Op::create(b, loc, i32, x, x, old, false).getResult()
+                        : ROCDL::CvtPkFp8F32Op::create(b, loc, i32, x, x, old, false).getResult();
+    return LLVM::TruncOp::create(b, loc, b.getI8Type(), packed);
+  }
+
+  Value extFromFp8(OpBuilder &b, Location loc, Value value, Type fp8Type) const override {
+    std::optional<bool> bf8 = fp8IsBf8(fp8Type);
+    if (!bf8)
+      return {};
+    Type f32 = b.getF32Type(), i32 = b.getI32Type();
+    Value word = LLVM::ZExtOp::create(b, loc, i32, value);
+    Value wide = *bf8 ? ROCDL::CvtF32Bf8Op::create(b, loc, f32, word, 0).getResult()
+                      : ROCDL::CvtF32Fp8Op::create(b, loc, f32, word, 0).getResult();
+    // Every value of these formats is exact in f16.
+    return LLVM::FPTruncOp::create(b, loc, b.getF16Type(), wide);
+  }
+
+  std::string getFp8Requirement(Type fp8Type) const override {
+    if (fp8IsBf8(fp8Type))
+      return "";
+    using F = ::tessera::amd::ArchInfo::Fp8Formats;
+    if (info.fp8 == F::Fnuz)
+      return arch + " converts the FNUZ fp8 formats float8e4b8 and float8e5b16, not " +
+             "the OCP ones (float8e4nv, float8e5)";
+    if (info.fp8 == F::Ocp)
+      return arch + " converts the OCP fp8 formats float8e4nv and float8e5, not the FNUZ ones";
+    return "needs an AMD GPU with fp8 conversions (gfx940-942 for float8e4b8/float8e5b16, "
+           "gfx950 for float8e4nv/float8e5), not " + arch;
   }
 
   /// printf through the device library's hostcall printf: the format, then
@@ -558,8 +613,17 @@ public:
     MLIRContext *ctx = op->getContext();
     bool f32 = dot.getA().getType().getElementType().isF32();
     bool int8 = dot.getA().getType().getElementType().isInteger(8);
+    // fp8: v_mfma_f32_16x16x32_{fp8,bf8}_{fp8,bf8} on CDNA3, in the formats
+    // its conversions take (elsewhere accelerate-matmul widens to f16 where
+    // the target converts the format, or the dot stays on FMA units).
+    bool fp8 = dot.getA().getType().getElementType().getIntOrFloatBitWidth() == 8 &&
+               isa<FloatType>(dot.getA().getType().getElementType());
+    if (fp8 && (info.mfmaVersion != 3 || info.waveSize != 64 ||
+                !fp8IsBf8(dot.getA().getType().getElementType()) ||
+                !fp8IsBf8(dot.getB().getType().getElementType())))
+      return std::nullopt;
     // RDNA3 (gfx11, wave32): WMMA, same 16x16x16 tiles and warp split (16-bit only).
-    if (info.wmmaVersion && info.waveSize == 32 && !f32 && !int8) {
+    if (info.wmmaVersion && info.waveSize == 32 && !f32 && !int8 && !fp8) {
       auto wmma = mlir::tessera::ttg::AMDWmmaEncodingAttr::get(
           ctx, info.wmmaVersion, {warps->first, warps->second},
           mlir::tessera::ttg::CTALayoutAttr::getDefault(ctx, 2));
@@ -569,7 +633,7 @@ public:
       return std::nullopt;
     // fp32 operands: v_mfma_f32_16x16x4f32 (one K per lane and tile); int8:
     // v_mfma_i32_16x16x16i8 on CDNA2, v_mfma_i32_16x16x32_i8 on CDNA3.
-    unsigned tileK = f32 ? 4 : int8 ? (info.mfmaVersion == 3 ? 32 : 16) : 16;
+    unsigned tileK = f32 ? 4 : fp8 ? 32 : int8 ? (info.mfmaVersion == 3 ? 32 : 16) : 16;
     auto mfma = mlir::tessera::ttg::AMDMfmaEncodingAttr::get(
         ctx, info.mfmaVersion, {warps->first, warps->second},
         mlir::tessera::ttg::CTALayoutAttr::getDefault(ctx, 2), {16, 16, tileK});
@@ -630,6 +694,10 @@ bool ::tessera::amd::parseArch(llvm::StringRef arch, ::tessera::amd::ArchInfo &i
     info.mfmaVersion = 3;
   if (major == 11)
     info.wmmaVersion = 1;
+  if (arch == "gfx940" || arch == "gfx941" || arch == "gfx942")
+    info.fp8 = ::tessera::amd::ArchInfo::Fp8Formats::Fnuz;
+  else if (arch == "gfx950")
+    info.fp8 = ::tessera::amd::ArchInfo::Fp8Formats::Ocp;
   if (arch == "gfx941" || arch == "gfx942")
     info.isaVersion = "940";
   if (major == 11)

@@ -728,8 +728,22 @@ public:
 
   // cvt between f16x2/f32 and e4m3x2/e5m2x2 exists from sm_89 (PTX 7.8).
   // One element goes through the low half of each packed register.
-  std::string getFp8Requirement() const override {
+  std::string getFp8Requirement(Type fp8Type) const override {
+    if (ptxFp8Name(fp8Type).empty())
+      return "NVIDIA GPUs convert float8e4nv (e4m3) and float8e5 (e5m2); the FNUZ formats "
+             "float8e4b8 and float8e5b16 are AMD CDNA3's";
     return cc >= 89 ? "" : "needs sm_89 or newer";
+  }
+
+  Value truncTowardZero(OpBuilder &b, Location loc, Value value, Type dstType) const override {
+    unsigned sb = value.getType().getIntOrFloatBitWidth();
+    unsigned db = dstType.getIntOrFloatBitWidth();
+    std::string mn = db == 16 ? (dstType.isBF16() ? "bf16" : "f16") : "f32";
+    std::string src = sb == 64 ? "f64" : "f32";
+    std::string constraints = std::string(db == 16 ? "=h" : "=r") + (sb == 64 ? ",d" : ",f");
+    Value bits = pureAsm(b, loc, b.getIntegerType(db), {value},
+                         "cvt.rz." + mn + "." + src + " $0, $1;", constraints);
+    return LLVM::BitcastOp::create(b, loc, dstType, bits);
   }
 
   Value truncToFp8(OpBuilder &b, Location loc, Value value,

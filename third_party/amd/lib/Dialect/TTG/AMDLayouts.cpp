@@ -79,7 +79,7 @@ LogicalResult AMDMfmaEncodingAttr::verify(EmitErrorFn emitError, unsigned versio
   if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] != 16 ||
       !llvm::is_contained({4u, 16u, 32u}, instrShape[2]))
     return emitError() << name << " supports instrShape [16, 16, K] with K 4 (fp32), 16 (16-bit "
-                          "operands, int8 on CDNA2) or 32 (int8 on CDNA3), but it is "
+                          "operands, int8 on CDNA2) or 32 (int8 and fp8 on CDNA3), but it is "
                        << arrayToString(instrShape);
   return verifyCTARank(emitError, name, cta, 2);
 }

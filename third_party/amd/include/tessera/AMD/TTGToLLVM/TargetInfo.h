@@ -35,6 +35,10 @@ struct ArchInfo {
   int mfmaVersion = 0;
   /// The version of its WMMA instructions (1: RDNA3, gfx11); 0 for none.
   int wmmaVersion = 0;
+  /// The 8-bit float formats its conversions (v_cvt_*fp8/bf8) and fp8 MFMA
+  /// take: the FNUZ ones (e4m3fnuz, e5m2fnuz) on gfx940-942, the OCP ones
+  /// (e4m3fn, e5m2) on gfx950; none elsewhere.
+  enum class Fp8Formats { None, Fnuz, Ocp } fp8 = Fp8Formats::None;
 };
 
 /// The ArchInfo of `arch`, or false with `why` set for what is not an AMD GPU
