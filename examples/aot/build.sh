@@ -4,6 +4,8 @@
 #   bash examples/aot/build.sh OUT_DIR [TARGET]     (TARGET: cuda:90 by default)
 # Links against libcuda (the driver; CUDA's stubs/libcuda.so where no driver is installed, which
 # builds but cannot run). Run OUT_DIR/aot_example on a machine with a GPU.
+# A hip target (hip:gfx942) builds main_hip.c instead, against the HIP runtime (libamdhip64:
+# $ROCM_PATH, /opt/rocm, or Debian's libamdhip64-dev); untested on AMD hardware.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -18,11 +20,21 @@ export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
 "$python" -m tessera.aot "$root/examples/kernels.py:matmul_kernel" --name matmul --target "$target" \
   -s "*fp16:16, *fp16:16, *fp16:16, i32, i32, i32, i32, i32, i32, i32, i32, i32" \
   -c BM=32 -c BN=32 -c BK=32 -o "$out" >/dev/null
+cc="${CC:-cc}"
+if [[ "$target" == hip:* ]]; then
+  rocm="${ROCM_PATH:-/opt/rocm}"
+  flags=()
+  [[ -d "$rocm/include/hip" ]] && flags+=(-I"$rocm/include")
+  [[ -d "$rocm/lib" ]] && flags+=(-L"$rocm/lib")
+  "$cc" -std=c11 -O2 -Wall -Wextra -Werror "${flags[@]}" -I"$out" \
+    "$out/add.c" "$out/matmul.c" "$here/main_hip.c" -lamdhip64 -lpthread -lm -o "$out/aot_example"
+  echo "$out/aot_example"
+  exit 0
+fi
 libdir="$cuda/lib64"
 if ! ls /usr/lib/x86_64-linux-gnu/libcuda.so* "$libdir"/libcuda.so* >/dev/null 2>&1; then
   libdir="$cuda/lib64/stubs"
 fi
-cc="${CC:-cc}"
 "$cc" -std=c11 -O2 -Wall -Wextra -Werror -I"$cuda/include" -I"$out" \
   "$out/add.c" "$out/matmul.c" "$here/main.c" -L"$libdir" -lcuda -lpthread -lm -o "$out/aot_example"
 echo "$out/aot_example"

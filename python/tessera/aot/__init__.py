@@ -16,6 +16,11 @@ use, and launches it on `stream`. It needs only the CUDA driver API (cuda.h, -lc
 specialization matching is CUDA_ERROR_INVALID_VALUE; add_unload() unloads the modules (before
 the context they were loaded into is destroyed).
 
+For hip targets (--target hip:gfx942) the same with the code objects (hsaco) embedded and the
+HIP module API: hipError_t add(hipStream_t stream, ..., hipDeviceptr_t x, ...), modules loaded
+once per device, the arguments passed as one kernarg buffer (backends/amd_aot.py; untested on AMD
+hardware).
+
 `generate(...)` is the same from Python. Kernels that need global scratch memory or profiling
 scopes are refused (their hidden arguments need the Tessera runtime), as are tensor-descriptor
 parameters.
@@ -45,7 +50,9 @@ class Specialization:
         self.kernel = kernel
         self.params = params  # [(name, dtype, attrs, spec)]
 
-    def condition(self):
+    def condition(self, pointer="{}"):
+        """The C condition; `pointer` formats a pointer parameter's name into an integer expression of
+        its address (a backend whose pointers are not integers: "((uintptr_t){})")."""
         terms = []
         for name, ty, attrs, _ in self.params:
             div = attrs.get("tt.divisibility")
@@ -55,7 +62,7 @@ class Specialization:
             if div is not None:
                 d = int(div.split(":")[0])
                 if ty.is_ptr():
-                    terms.append(f"({name} % {d}u) == 0")  # bytes: the pointer's alignment
+                    terms.append(f"({pointer.format(name)} % {d}u) == 0")  # bytes: the pointer's alignment
                 else:
                     terms.append(f"({name} % {d}) == 0")
             if "tt.non_negative" in attrs and ty.is_int_signed():

@@ -265,5 +265,10 @@ class AmdBackend(base.Backend):
         raise HipError(type("S", (), {"code": code, "name": name, "message": message})(),
                        f"launching {kernel_name}")
 
+    def aot_sources(self, cname, source_file, kernel_name, params, specs, target):
+        """tessera.aot's C: the code objects embedded and a launcher on the HIP module API."""
+        from .amd_aot import aot_sources
+        return aot_sources(cname, source_file, kernel_name, params, specs, target)
+
 
 __all__ = ["AmdBackend", "AmdOptions", "HipError", "kernarg_types", "kernel_resources", "pack_kernargs", "wave_size"]

@@ -101,6 +101,13 @@ def uses_stream(stream, n, BLOCK: tl.constexpr):
     tl.store(stream + tl.arange(0, BLOCK), n)
 
 
+def test_a_backend_without_a_writer_says_so(monkeypatch):
+    from tessera.backends import amd
+    monkeypatch.delattr(amd.AmdBackend, "aot_sources")
+    with pytest.raises(aot.AOTError, match="the hip backend .* writes no ahead-of-time launchers"):
+        aot.generate(add_kernel, SIGS[1], {"BLOCK": 1024}, target="hip:gfx942")
+
+
 def test_errors_name_the_problem(tmp_path):
     with pytest.raises(aot.AOTError, match="has 3 types, but add_kernel has 4 run-time parameters"):
         aot.generate(add_kernel, "*fp32, *fp32, i32", {"BLOCK": 1024})
@@ -108,8 +115,6 @@ def test_errors_name_the_problem(tmp_path):
         aot.generate(add_kernel, [SIGS[0], "*fp16, *fp16, *fp16, i32"], {"BLOCK": 1024})
     with pytest.raises(aot.AOTError, match="clash with the C launcher's own"):
         aot.generate(uses_stream, "*i32, i32", {"BLOCK": 16})
-    with pytest.raises(aot.AOTError, match="the hip backend .* writes no ahead-of-time launchers"):
-        aot.generate(add_kernel, SIGS[1], {"BLOCK": 1024}, target="hip:gfx942")
     with pytest.raises(aot.AOTError, match="not a C identifier"):
         aot.generate(add_kernel, SIGS[1], {"BLOCK": 1024}, name="my-add")
     with pytest.raises(aot.AOTError, match="divisibility .* applies to pointers and integers, not float32"):
@@ -126,7 +131,8 @@ def scoped(x, n, BLOCK: tl.constexpr):
         tl.store(x + tl.arange(0, BLOCK), n)
 
 
-def test_kernels_with_profiling_scopes_are_refused(monkeypatch):
+@pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942"])
+def test_kernels_with_profiling_scopes_are_refused(monkeypatch, target):
     monkeypatch.setenv("TESSERA_PROFILE_SCOPES", "1")
     with pytest.raises(aot.AOTError, match="profiling scopes"):
-        aot.generate(scoped, "*i32, i32", {"BLOCK": 16})
+        aot.generate(scoped, "*i32, i32", {"BLOCK": 16}, target=target)
