@@ -116,26 +116,78 @@ mlir::tessera::emitIndices(OpBuilder &b, Location loc,
   LinearLayout layout = toLinearLayout(type);
   auto [lane, warp] = laneAndWarp(b, loc, targetInfo);
   int64_t rank = type.getRank();
-  // The lane/warp part of every coordinate: XOR of the bases of the set bits.
+  // A coordinate is the XOR of the bases of the set bits of the register,
+  // lane and warp ids. Where every basis of a dimension is a power of two and
+  // no two share a bit (the common case), XOR is addition: the parts are then
+  // combined by `add nuw nsw`, so that an index the kernel adds to (a loop's
+  // offset plus a range) reassociates into one shared sum plus a constant per
+  // register instead of a loop-invariant value per register.
+  SmallVector<bool> disjoint(rank, true);
+  SmallVector<int64_t> seen(rank, 0);
+  for (StringRef dim : {"register", "lane", "warp"}) {
+    if (!layout.hasInDim(dim))
+      continue;
+    for (int32_t bit = 0; bit < layout.getInDimSizeLog2(dim); ++bit) {
+      const LinearLayout::BasisVec &basis = layout.getBasis(dim, bit);
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t v = basis[d];
+        if (v == 0)
+          continue;
+        if (v < 0 || (v & (v - 1)) || (seen[d] & v))
+          disjoint[d] = false;
+        seen[d] |= v;
+      }
+    }
+  }
+  auto combine = [&](int64_t d, Value x, Value y) -> Value {
+    if (disjoint[d])
+      return arith::AddIOp::create(b, loc, x, y,
+                                   arith::IntegerOverflowFlags::nsw |
+                                       arith::IntegerOverflowFlags::nuw);
+    return arith::XOrIOp::create(b, loc, x, y);
+  };
+  // The lane/warp part of every coordinate. A run of id bits whose bases are
+  // consecutive powers of two of one dimension is one field: (id >> first &
+  // mask) * basis of the first bit; other bits one term each.
   SmallVector<Value> hw(rank, Value());
   auto addBits = [&](StringRef dim, Value id) {
     if (!layout.hasInDim(dim))
       return;
-    for (int32_t bit = 0; bit < layout.getInDimSizeLog2(dim); ++bit) {
+    int32_t bits = layout.getInDimSizeLog2(dim);
+    // The one dimension a basis names, with a power-of-two value; -1 if not.
+    auto single = [&](int32_t bit) -> int64_t {
       const LinearLayout::BasisVec &basis = layout.getBasis(dim, bit);
-      Value set = nullptr;
+      int64_t only = -1;
       for (int64_t d = 0; d < rank; ++d) {
         if (basis[d] == 0)
           continue;
-        if (!set)
-          set = arith::AndIOp::create(
-              b, loc,
-              arith::ShRUIOp::create(b, loc, id, i32Val(b, loc, bit)),
-              i32Val(b, loc, 1));
-        Value term = arith::MulIOp::create(b, loc, set, i32Val(b, loc, basis[d]));
-        hw[d] = hw[d] ? arith::XOrIOp::create(b, loc, hw[d], term).getResult()
-                      : term;
+        if (only >= 0 || basis[d] < 0 || (basis[d] & (basis[d] - 1)))
+          return -1;
+        only = d;
       }
+      return only;
+    };
+    for (int32_t bit = 0; bit < bits;) {
+      const LinearLayout::BasisVec &basis = layout.getBasis(dim, bit);
+      int64_t d0 = single(bit);
+      int32_t len = 1;
+      if (d0 >= 0)
+        while (bit + len < bits && single(bit + len) == d0 &&
+               layout.getBasis(dim, bit + len)[d0] == int64_t(basis[d0]) << len)
+          ++len;
+      Value field = nullptr;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (basis[d] == 0)
+          continue;
+        if (!field) {
+          Value shifted = bit == 0 ? id
+                                   : arith::ShRUIOp::create(b, loc, id, i32Val(b, loc, bit)).getResult();
+          field = arith::AndIOp::create(b, loc, shifted, i32Val(b, loc, (1 << len) - 1));
+        }
+        Value term = arith::MulIOp::create(b, loc, field, i32Val(b, loc, basis[d]));
+        hw[d] = hw[d] ? combine(d, hw[d], term) : term;
+      }
+      bit += len;
     }
   };
   addBits("lane", lane);
@@ -149,8 +201,7 @@ mlir::tessera::emitIndices(OpBuilder &b, Location loc,
       else if (reg[d] == 0)
         coords.push_back(hw[d]);
       else
-        coords.push_back(
-            arith::XOrIOp::create(b, loc, hw[d], i32Val(b, loc, reg[d])));
+        coords.push_back(combine(d, hw[d], i32Val(b, loc, reg[d])));
     }
     out.push_back(coords);
   }
