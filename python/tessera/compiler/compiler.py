@@ -5,6 +5,7 @@ vendor. The disk cache (tessera.runtime.cache) and the kernel objects (tessera.r
 below this module; the launch path (tessera.runtime.launch) above it.
 """
 
+import collections
 import linecache
 import os
 import re
@@ -382,6 +383,57 @@ def preload(kernel):
         _PRELOADED[meta["kernel_key"]] = (dict(kernel.asm), meta)
 
 
+def forget_preloaded(keys):
+    """Drop the kernels given to `preload` under these kernel keys (launches that specialize as
+    they were compiled compile again, or read the disk cache)."""
+    with _PRELOADED_LOCK:
+        for key in keys:
+            _PRELOADED.pop(key, None)
+
+
+# What compile_cached would compile, recorded instead of compiled while collecting (see
+# collect_compilation): its arguments and the kernel key of the result.
+class CompileRequest(collections.namedtuple("CompileRequest",
+                                            "fn arg_types consts arg_attrs target options backend_stages key")):
+    __slots__ = ()
+
+    def compile(self):
+        """compile_cached with these arguments, in this process (e.g. a worker's)."""
+        return compile_cached(self.fn, self.arg_types, self.consts, self.arg_attrs, self.target, self.options,
+                              self.backend_stages)
+
+
+_collecting = threading.local()
+
+
+class _CompileRequested(Exception):
+    """Raised by compile_cached while collecting, where it would compile: carries the request.
+    Private: collect_compilation catches it; nothing on the launch path keeps anything on it (the
+    launcher and JITFunction.cache store a kernel only once compile_cached has returned one)."""
+
+    def __init__(self, request):
+        super().__init__(f"{request.fn.__name__}: compilation collected, not done")
+        self.request = request
+
+
+def collect_compilation(run):
+    """Call `run()` (e.g. a warmup launch, `fn.run(*args, grid=grid, warmup=True, **meta)`) with
+    compile_cached collecting in this thread: where it would compile (no preloaded kernel, no
+    disk or shared cache entry) it raises instead, and this returns that compilation's
+    CompileRequest, which another process can compile (`request.compile()`) and this one then
+    `preload`. None when `run()` returned without needing a compilation (an in-memory, preloaded
+    or cache hit); any other exception of `run()` propagates."""
+    before = getattr(_collecting, "on", False)
+    _collecting.on = True
+    try:
+        run()
+    except _CompileRequested as e:
+        return e.request
+    finally:
+        _collecting.on = before
+    return None
+
+
 def _has_binary(kernel):
     """Whether `kernel` holds what a launch loads: a kernel key and the artifact of its target
     backend's last stage, for a backend that launches kernels."""
@@ -418,6 +470,9 @@ def compile_cached(fn, arg_types, consts, arg_attrs, target, options, backend_st
                 meta.update(used_globals=used, cache=where, constexprs=consts, kernel_key=key)
                 meta.pop("device", None)
                 return CompiledKernel(fn.__name__, asm, meta)
+    if getattr(_collecting, "on", False):  # a true miss: collect_compilation records it
+        raise _CompileRequested(CompileRequest(fn, dict(arg_types), dict(consts), dict(arg_attrs), target, options,
+                                               backend_stages, key))
     ttir, gen = make_ttir(fn, arg_types, consts, arg_attrs, extern_libs=options.extern_libs,
                           device_tensor_maps=backend_stages and backend.device_tensor_maps(arch))
     asm = {"ttir": ttir}

@@ -11,18 +11,33 @@ the same key use it directly. Configurations that do not fit the GPU (OutOfResou
 compile (CompilationError) are skipped, with the reason logged on the "tessera.autotune" logger.
 Choices are stored in the disk cache (tessera.runtime.cache), per kernel source, configuration
 list, key and GPU, so a new process does not time again.
+
+Before timing, the configurations that need compiling are compiled at once in a pool of worker
+processes (`spawn`ed, reused across tunings; TESSERA_AUTOTUNE_PROCESSES caps their number, 0 or 1
+compiles them one at a time here): each configuration's warmup launch runs with the compiler
+collecting (compiler.collect_compilation), so the workers get exactly what the launch would
+compile, and their kernels are preloaded (compiler.preload) for the timed launches to take. A
+configuration a worker could not compile, or a kernel that cannot be sent to a worker (a @jit
+function defined inside a function, a lambda among the constexprs), is compiled here as before,
+where its errors are reported as before.
 """
 
+import atexit
 import builtins
+import concurrent.futures
 import hashlib
 import json
 import logging
 import math
+import multiprocessing
+import os
+import pickle
+import threading
 import time
 
 from .. import backends, testing
 from ..compiler.errors import CompilationError
-from . import cache
+from . import cache, jit
 
 log = logging.getLogger("tessera.autotune")
 
@@ -88,6 +103,171 @@ def _named_args(arg_names, args, kwargs):
     named = dict(zip(arg_names, args))
     named.update({k: v for k, v in kwargs.items() if k in arg_names})
     return named
+
+
+# ---------------------------------------------------------------- compiling in worker processes
+
+def compile_processes(todo=None):
+    """How many worker processes compile `todo` configurations: min(todo, the CPUs this process
+    may use, TESSERA_AUTOTUNE_PROCESSES when set); `todo` None: the most at once. Fewer than 2:
+    none (configurations compile here, one after the other)."""
+    raw = os.environ.get("TESSERA_AUTOTUNE_PROCESSES", "").strip()
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    if raw:
+        try:
+            cap = int(raw)
+        except ValueError:
+            cap = -1
+        if cap < 0:
+            raise ValueError(f"TESSERA_AUTOTUNE_PROCESSES must be a number of processes (0 or 1: compile "
+                             f"configurations one at a time), got {raw!r}")
+        n = builtins.min(n, cap)
+    if todo is not None:
+        n = builtins.min(n, todo)
+    return n if n >= 2 else 0
+
+
+_pool = None        # the ProcessPoolExecutor, created at first use, kept for later tunings
+_pool_size = 0      # its max_workers (its processes start as work comes, so a tuning of fewer
+                    # configurations starts fewer)
+_pool_pid = None    # the process that created it (a forked child must not use its parent's)
+_pool_lock = threading.Lock()
+
+
+_spawning = threading.local()
+
+
+def _spawn_without_main():
+    """Make the pool's worker processes start without running the parent's main module:
+    multiprocessing's `spawn` runs it again in each child (as `__mp_main__`), which re-runs a
+    script without an `if __name__ == "__main__":` guard (its GPU work included) and cannot work
+    for `python -` or `-c`. The workers need only Tessera and the kernels' modules, which
+    unpickling the requests imports. Only processes started while _spawning.on is set in this
+    thread (the pool's, in compile_in_pool) lose the main module; other spawns are untouched."""
+    from multiprocessing import spawn
+    original = spawn.get_preparation_data
+    if getattr(original, "_tessera_wrapper", False):
+        return
+
+    def get_preparation_data(name):
+        data = original(name)
+        if getattr(_spawning, "on", False):
+            data.pop("init_main_from_name", None)
+            data.pop("init_main_from_path", None)
+        return data
+    get_preparation_data._tessera_wrapper = True
+    spawn.get_preparation_data = get_preparation_data
+
+
+def _executor():
+    """The worker pool: the one kept from earlier tunings, unless compile_processes() changed
+    (then a new one). `spawn`: the parent may hold a GPU context and threads, which a forked
+    child must not inherit."""
+    global _pool, _pool_size, _pool_pid
+    size = compile_processes()
+    with _pool_lock:
+        if _pool is not None and _pool_pid != os.getpid():
+            _pool = None  # inherited through fork: its threads and workers are the parent's
+        if _pool is not None and _pool_size != size:
+            _pool.shutdown(wait=False, cancel_futures=True)
+            _pool = None
+        if _pool is None:
+            _spawn_without_main()
+            _pool = concurrent.futures.ProcessPoolExecutor(size, mp_context=multiprocessing.get_context("spawn"))
+            _pool_size, _pool_pid = size, os.getpid()
+        return _pool
+
+
+def _drop_executor(pool):
+    """Forget a pool that broke (a worker died): the next tuning starts another."""
+    global _pool
+    with _pool_lock:
+        if _pool is pool:
+            _pool = None
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+@atexit.register
+def shutdown_pool():
+    """Stop the worker processes (at exit, or to free them earlier; a later tuning starts others)."""
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is not None and _pool_pid == os.getpid():
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _compile_in_worker(environ, payload):
+    """Run in a worker process: compile one pickled compiler.CompileRequest under the parent's
+    environment (which selects the cache, the Redis server, compile switches). Returns (the pickled
+    CompiledKernel, None) or (None, why it failed): the parent compiles a failed configuration
+    itself, where its error is reported, and never needs to unpickle an exception."""
+    if os.environ != environ:
+        os.environ.clear()
+        os.environ.update(environ)
+    try:
+        request = pickle.loads(payload)
+        kernel = request.compile()
+        meta = kernel.metadata
+        if "used_global_names" not in meta:  # (a cache hit's): the globals preload checks
+            meta["used_global_names"] = [[m, f, n, gdict is None]
+                                         for (m, f, n), (_, gdict, _) in meta.get("used_globals", {}).items()]
+        meta["compile_pid"] = os.getpid()
+        return pickle.dumps(kernel), None
+    except Exception as e:  # noqa: BLE001 - reported by the parent's own compilation
+        return None, f"{type(e).__name__}: {e}"
+
+
+def compile_in_pool(requests):
+    """Compile compiler.CompileRequests (compiler.collect_compilation's) in the worker pool, up to
+    compile_processes(len(requests)) at once. Returns one (CompiledKernel, None) or (None, reason)
+    per request, in order: the kernel's metadata["compile_pid"] is the worker's process id; a
+    reason says why there is no kernel (the request cannot be pickled, compiling it failed, the
+    worker's kernel key differs from the request's, the pool broke). None when no pool is used
+    (fewer than 2 processes: TESSERA_AUTOTUNE_PROCESSES=0 or 1, one CPU, one request)."""
+    processes = compile_processes(len(requests))
+    if not processes or getattr(multiprocessing.current_process(), "_inheriting", False):
+        # (_inheriting: this process is itself a spawned child still importing its parent's
+        # main module, which cannot start processes)
+        return None
+    results = [None] * len(requests)
+    environ = dict(os.environ)
+    pool = _executor()
+    futures = {}
+    for i, request in enumerate(requests):
+        if getattr(request.fn, "__module__", None) == "__main__":
+            results[i] = (None, "defined in the main script, which worker processes do not run")
+            continue
+        try:
+            payload = pickle.dumps(request)
+        except Exception as e:  # noqa: BLE001 - e.g. a @jit function defined inside a function
+            results[i] = (None, f"cannot be sent to a worker process ({type(e).__name__}: {e})")
+            continue
+        _spawning.on = True  # (submit starts a worker process when none is idle)
+        try:
+            futures[i] = pool.submit(_compile_in_worker, environ, payload)
+        except RuntimeError as e:  # broken (a worker died) or shut down meanwhile
+            _drop_executor(pool)
+            results[i] = (None, f"the worker pool is unusable ({e})")
+        finally:
+            _spawning.on = False
+    for i, future in futures.items():
+        try:
+            data, why = future.result()
+            kernel = pickle.loads(data) if data is not None else None
+        except concurrent.futures.process.BrokenProcessPool as e:
+            _drop_executor(pool)
+            kernel, why = None, f"the worker pool broke ({e})"
+        except Exception as e:  # noqa: BLE001 - e.g. the kernel's module does not import here
+            kernel, why = None, f"{type(e).__name__}: {e}"
+        if kernel is not None and kernel.metadata.get("kernel_key") != requests[i].key:
+            kernel, why = None, ("the worker compiled it under another kernel key (its Tessera build, "
+                                 "environment or kernel source differs from this process's)")
+        results[i] = (kernel, why)
+    return results
 
 
 class Autotuner(_Wrapper):
@@ -186,6 +366,52 @@ class Autotuner(_Wrapper):
                                             "timings": {repr(c): t for c, t in timings.items()}})
 
     # ------------------------------------------------------------ tuning
+    def _precompile(self, args, kwargs, grid, configs):
+        """Compile what the warmup launches of `configs` would compile in the worker pool and
+        preload the kernels, so that their timed launches take them. Returns the kernel keys
+        preloaded (for _forget once timed). Nothing is compiled here: anything that goes wrong
+        (a kernel that cannot be pickled, a configuration that does not compile) leaves that
+        configuration to compile at its first launch, as without the pool."""
+        if (len(configs) < 2 or jit.interpret_mode() or not compile_processes(len(configs))
+                or not backends.available()):
+            return []
+        from ..compiler import compiler  # (the compiler loads at the first launch miss)
+        name = _jit_of(self.fn).__name__
+        requests = {}
+        for config in configs:
+            current = {**kwargs, **config.all_kwargs()}
+            if set(kwargs) & set(config.all_kwargs()):
+                continue  # _bench reports it
+            try:
+                if config.pre_hook:  # (it may set what the launch specializes on, e.g. a
+                    config.pre_hook(_named_args(self.arg_names, args, current))  # descriptor's block)
+                request = compiler.collect_compilation(
+                    lambda: self.fn.run(*args, grid=grid, warmup=True, **current))
+            except Exception as e:  # noqa: BLE001 - met again, and reported, when it is timed
+                log.debug("autotune %s: {%s} is not compiled ahead: %s: %s", name, config, type(e).__name__, e)
+                continue
+            if request is not None:
+                requests.setdefault(request.key, (config, request))
+        if len(requests) < 2:
+            return []  # (one compilation: no faster in a worker)
+        start = time.perf_counter()
+        results = compile_in_pool([r for _, r in requests.values()])
+        if results is None:
+            return []
+        preloaded = []
+        for (config, request), (kernel, why) in zip(requests.values(), results):
+            if kernel is not None:
+                try:
+                    compiler.preload(kernel)
+                    preloaded.append(request.key)
+                    continue
+                except ValueError as e:  # e.g. no ptxas: nothing a launch can load as is
+                    why = str(e)
+            log.debug("autotune %s: {%s} compiles here (%s)", name, config, why)
+        log.info("autotune %s: %d of %d configurations compiled in %d worker processes (%.2f s)", name,
+                 len(preloaded), len(requests), compile_processes(len(requests)), time.perf_counter() - start)
+        return preloaded
+
     def _bench(self, args, kwargs, grid, config):
         clash = set(kwargs) & set(config.all_kwargs())
         if clash:
@@ -234,7 +460,11 @@ class Autotuner(_Wrapper):
                 start = time.perf_counter()
                 configs = self.prune_configs(named, kwargs)
                 self.skipped = {}
-                timings = {c: self._bench(args, kwargs, grid, c) for c in configs}
+                preloaded = self._precompile(args, kwargs, grid, configs)
+                try:
+                    timings = {c: self._bench(args, kwargs, grid, c) for c in configs}
+                finally:
+                    _forget(preloaded)
                 self.configs_timings = timings
                 self.bench_time = time.perf_counter() - start
                 finite = {c: t for c, t in timings.items() if t < math.inf}
@@ -255,8 +485,20 @@ class Autotuner(_Wrapper):
         return self.fn.run(*args, grid=grid, warmup=warmup, **current)
 
     def warmup(self, *args, grid, **kwargs):
-        return [self.fn.run(*args, grid=grid, warmup=True, **kwargs, **c.all_kwargs())
-                for c in self.prune_configs(_named_args(self.arg_names, args, kwargs), kwargs)]
+        configs = self.prune_configs(_named_args(self.arg_names, args, kwargs), kwargs)
+        preloaded = self._precompile(args, kwargs, grid, configs)
+        try:
+            return [self.fn.run(*args, grid=grid, warmup=True, **kwargs, **c.all_kwargs()) for c in configs]
+        finally:
+            _forget(preloaded)
+
+
+def _forget(keys):
+    """Drop the kernels a tuning preloaded once its launches took them (the launcher keeps
+    them loaded; the disk cache has them too)."""
+    if keys:
+        from ..compiler import compiler
+        compiler.forget_preloaded(keys)
 
 
 def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, pre_hook=None,
