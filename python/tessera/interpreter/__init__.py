@@ -162,7 +162,7 @@ def run_programs(builder, grid3, program, profile_name=None):
         builder.profile_launch = launch = profiler.interpreter_launch(profile_name, grid3)
     result = None
     try:
-        with np.errstate(all="ignore"), core.use_builder(builder):
+        with numerics.quiet_run(), core.use_builder(builder):
             for z in range(grid3[2]):
                 for y in range(grid3[1]):
                     for x in range(grid3[0]):

@@ -303,7 +303,7 @@ class InterpreterBuilder(BuilderProtocol):
 
     def binary(self, op, a, b, ret_ty):
         t = ret_ty.scalar
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             if op in self._FLOAT_BIN:
                 f = self._FLOAT_BIN[op]
                 if is_half(t):
@@ -392,7 +392,7 @@ class InterpreterBuilder(BuilderProtocol):
 
     def unary(self, op, x, ret_ty):
         t = ret_ty.scalar
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             if op == "absi":
                 return int_as(np.abs(signed_view(int_as(x, t))), t)
             if t.is_int():
@@ -436,7 +436,7 @@ class InterpreterBuilder(BuilderProtocol):
 
     def fma(self, a, b, c, ret_ty):
         t = ret_ty.scalar
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             if t.is_fp64():
                 return _cv(a, t) * _cv(b, t) + _cv(c, t)
             r = (np.asarray(a, dtype=np.float64) * np.asarray(b, dtype=np.float64)
@@ -451,7 +451,7 @@ class InterpreterBuilder(BuilderProtocol):
     def cmp(self, pred, a, b, ret_ty):
         f = self._CMP[pred]
         A, B = np.asarray(a), np.asarray(b)
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             if pred[0] in "ou":
                 if pred[0] == "u" and pred != "une":
                     A, B = unsigned_view(A), unsigned_view(B)
@@ -474,7 +474,7 @@ class InterpreterBuilder(BuilderProtocol):
 
     def cast(self, op, x, ret_ty, rounding=None):
         t = ret_ty.scalar
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             if op == "extsi":
                 a = np.asarray(x)
                 if a.dtype == np.bool_:
@@ -560,7 +560,7 @@ class InterpreterBuilder(BuilderProtocol):
     def clampf(self, x, lo, hi, propagate_nan, ret_ty):
         t = ret_ty.scalar
         X, L, H = _cv(x, t), _cv(lo, t), _cv(hi, t)
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             if propagate_nan:
                 r = np.minimum(np.maximum(X, L), H)
             else:
@@ -575,7 +575,7 @@ class InterpreterBuilder(BuilderProtocol):
         if off.dtype == np.bool_:
             off = off.astype(np.int64)
         off = off.astype(np.int64) if off.dtype != np.int64 else off
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             return make_ptr(np.asarray(ptr, dtype=np.int64) + off * np.int64(isz), elt)
 
     def _emit_access(self, cls, addrs, active, elt, block_ptr=False, op=None):
@@ -695,7 +695,7 @@ class InterpreterBuilder(BuilderProtocol):
     _RMW_NAMES = ("add", "fadd", "max", "min", "umax", "umin", "and", "or", "xor", "exch")
 
     def _atomic_apply(self, op, cur, v, elt):
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             if op == "fadd":
                 if is_half(elt):
                     return to_format(cur.astype(np.float32) + v.astype(np.float32), elt)
@@ -725,40 +725,126 @@ class InterpreterBuilder(BuilderProtocol):
         elt = ret_ty.scalar
         addrs = np.asarray(ptr, dtype=np.int64)
         shape = addrs.shape
-        sd = storage_dtype(elt)
         nd = np_dtype(elt)
         if hooks._CLIENTS:
             self._emit_access(hooks.AtomicRecord, addrs, mask, elt, op=kind_op)
         flat = addrs.reshape(-1)
-        if mask is None:
-            lanes = np.arange(flat.size)
+        lanes = None
+        if mask is not None:
+            m = np.broadcast_to(np.asarray(mask, dtype=np.bool_), shape).reshape(-1)
+            if not m.all():
+                lanes = np.flatnonzero(m)
+        A = flat if lanes is None else flat[lanes]
+        vals = [np.broadcast_to(_cv(v, elt), shape).reshape(-1) for v in val]
+        if lanes is not None:
+            vals = [v[lanes] for v in vals]
+        old = self._rmw_lanes(A, vals, elt, kind_op, step)
+        if lanes is None:
+            out = old
         else:
-            lanes = np.nonzero(np.broadcast_to(np.asarray(mask, dtype=np.bool_), shape).reshape(-1))[0]
-        A = flat[lanes]
-        out = np.zeros(flat.size, dtype=nd)
-        n = A.size
-        if n:
-            self.memory.check(A, sd.itemsize, "atomic", self.pid)
-            vals = [np.broadcast_to(_cv(v, elt), shape).reshape(-1)[lanes] for v in val]
-            order = np.argsort(A, kind="stable")
-            sA = A[order]
-            new_group = np.ones(n, dtype=bool)
-            new_group[1:] = sA[1:] != sA[:-1]
-            starts = np.maximum.accumulate(np.where(new_group, np.arange(n), 0))
-            rank = np.empty(n, dtype=np.int64)
-            rank[order] = np.arange(n) - starts
-            old = np.empty(n, dtype=nd)
-            rmax = int(rank.max())
-            for r in range(rmax + 1):
-                sel = (rank == r) if rmax else slice(None)
-                a_sel = A[sel]
-                cur = numerics.from_storage(self.memory.read(a_sel, sd, "atomic", self.pid), elt)
-                cur = np.asarray(cur)
-                old[sel] = cur
-                new = step(cur, [v[sel] for v in vals])
-                self.memory.write(a_sel, numerics.to_storage(np.asarray(new), elt), "atomic", self.pid)
+            out = np.zeros(flat.size, dtype=nd)
             out[lanes] = old
-        return _wrap(out.reshape(shape), ret_ty)
+        return _wrap(np.asarray(out, dtype=nd).reshape(shape), ret_ty)
+
+    # Atomic ops that fold with a numpy ufunc over the values in the op's domain (to_domain),
+    # exactly as _atomic_apply steps them: ints (associative and commutative) and fp32/fp64.
+    _RMW_UFUNC = {"add": np.add, "max": np.maximum, "min": np.minimum, "umax": np.maximum,
+                  "umin": np.minimum, "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}
+
+    @staticmethod
+    def _rmw_domain(op, elt):
+        """(to_domain, from_domain) for the ufunc fold of `op` on `elt`, or None."""
+        if elt.is_floating():
+            if elt.name in ("fp32", "fp64") and op in ("fadd", "max", "min"):
+                return (lambda x: x), (lambda x: x)
+            return None
+        if not elt.is_int() or elt.is_bool():
+            return None
+        if op in ("max", "min"):
+            return (lambda x: signed_view(int_as(x, elt))), (lambda x: int_as(x, elt))
+        if op in ("umax", "umin"):
+            return (lambda x: unsigned_view(int_as(x, elt))), (lambda x: int_as(x, elt))
+        if op in ("add", "and", "or", "xor"):
+            return (lambda x: int_as(x, elt)), (lambda x: int_as(x, elt))
+        return None
+
+    def _rmw_lanes(self, A, vals, elt, op, step):
+        """Applies an atomic at the 1-D addresses `A` with per-lane operands `vals`, lanes hitting
+        one address one after another in lane order; returns each lane's old value. Memory is
+        read once (each distinct address) and written once; the sequence per address is computed
+        by the cheapest exact method: a prefix sum for integer adds, a shift for exchanges, a
+        ufunc accumulate per address or a step per rank (the k-th lane of every address at once)
+        otherwise."""
+        sd = storage_dtype(elt)
+        nd = np_dtype(elt)
+        n = A.size
+        if n == 0:
+            return np.zeros(0, dtype=nd)
+        self.memory.check(A, sd.itemsize, "atomic", self.pid)
+        order = np.argsort(A, kind="stable")
+        sA = A[order]
+        head = np.empty(n, dtype=bool)
+        head[0] = True
+        np.not_equal(sA[1:], sA[:-1], out=head[1:])
+        if head.all():  # distinct addresses: one step
+            cur = np.asarray(numerics.from_storage(self.memory.read(A, sd, "atomic", self.pid), elt))
+            new = step(cur, vals)
+            self.memory.write(A, numerics.to_storage(np.asarray(new), elt), "atomic", self.pid)
+            return cur
+        starts = np.flatnonzero(head)
+        ends = np.append(starts[1:], n)
+        sizes = ends - starts
+        uA = sA[starts]
+        init = np.asarray(numerics.from_storage(self.memory.read(uA, sd, "atomic", self.pid), elt))
+        sv = [v[order] for v in vals]
+        old_s = np.empty(n, dtype=nd)
+        dom = self._rmw_domain(op, elt) if op in self._RMW_UFUNC or op == "fadd" else None
+        if op == "add" and dom is not None:  # integer add (wrapping): a prefix sum per address
+            to_d, from_d = dom
+            x = to_d(sv[0])
+            cs = np.cumsum(x, dtype=x.dtype)
+            excl = cs - x
+            gid = np.cumsum(head) - 1
+            i0 = to_d(init)
+            old_s[:] = from_d(i0[gid] + (excl - excl[starts][gid]))
+            final = from_d(i0 + (cs[ends - 1] - excl[starts]))
+        elif op == "exch":
+            x = np.asarray(sv[0], dtype=nd)
+            old_s[1:] = x[:-1]
+            old_s[starts] = init
+            final = x[ends - 1]
+        elif dom is not None and len(starts) <= int(sizes.max()):  # few addresses: a fold per address
+            to_d, from_d = dom
+            f = self._RMW_UFUNC["add" if op == "fadd" else op]
+            x, i0 = to_d(np.asarray(sv[0], dtype=nd)), to_d(init)
+            final_d = np.empty(len(starts), dtype=x.dtype)
+            old_d = np.empty(n, dtype=x.dtype)
+            for g, (s, e) in enumerate(zip(starts.tolist(), ends.tolist())):
+                seg = np.empty(e - s + 1, dtype=x.dtype)
+                seg[0] = i0[g]
+                seg[1:] = x[s:e]
+                acc = f.accumulate(seg, dtype=x.dtype)
+                old_d[s:e] = acc[:-1]
+                final_d[g] = acc[-1]
+            old_s[:] = from_d(old_d)
+            final = from_d(final_d)
+        else:  # a step per rank: the r-th lane of every address that has one
+            cur = init.copy()
+            for r in range(int(sizes.max())):
+                act = np.flatnonzero(sizes > r) if r else None
+                idx = starts + r if act is None else starts[act] + r
+                c = cur if act is None else cur[act]
+                old_s[idx] = c
+                new = np.asarray(step(c, [v[idx] for v in sv]))
+                if act is None:
+                    cur = np.asarray(new, dtype=cur.dtype)
+                else:
+                    cur[act] = new
+            final = cur
+        self.memory.write(uA, numerics.to_storage(np.asarray(final), elt), "atomic", self.pid)
+        old = np.empty(n, dtype=nd)
+        old[order] = old_s
+        return old
 
     def atomic_rmw(self, op, ptr, val, mask, sem, scope, ret_ty):
         elt = ret_ty.scalar
@@ -783,7 +869,7 @@ class InterpreterBuilder(BuilderProtocol):
             flops = 2 * int(np.prod(ret_ty.shape)) * A.shape[-1]
             hooks.emit(hooks.DotRecord(self.kernel_name, self.pid, filename, lineno, tuple(A.shape),
                                        tuple(B.shape), tuple(ret_ty.shape), A.dtype, B.dtype, t, flops))
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             if t.is_int():
                 r = np.matmul(A.astype(np.int64), B.astype(np.int64)) + int_as(acc, t).astype(np.int64)
                 return r.astype(np_dtype(t))
@@ -841,7 +927,7 @@ class InterpreterBuilder(BuilderProtocol):
         if hooks._CLIENTS:
             self._emit_reduce(hooks.ReduceRecord, xs, axis, kind, ret_tys)
         t = elts[0]
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             if kind == "sum":
                 x = xs[0]
                 if t.is_int():
@@ -874,7 +960,7 @@ class InterpreterBuilder(BuilderProtocol):
         if reverse:
             xs = [np.flip(x, axis) for x in xs]
         t = elts[0]
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             if kind in ("sum", "prod"):
                 f = np.cumsum if kind == "sum" else np.cumprod
                 x = xs[0]
@@ -944,7 +1030,7 @@ class InterpreterBuilder(BuilderProtocol):
         if f is None:
             raise NotImplementedError(f"the interpreter has no implementation of {symbol} ({np_name})")
         nd = np_dtype(t)
-        with np.errstate(all="ignore"):
+        with numerics.quiet():
             r = f(*[np.asarray(a, dtype=nd) for a in args])
         return _wrap(np.asarray(r).astype(nd), t)
 

@@ -126,9 +126,18 @@ class Memory:
 
     # ------------------------------------------------------------ checks
     def _resolve(self, addrs, isz, kind, pid):
-        """Region index and byte offset of each address; raises OutOfBoundsError."""
-        k = ((addrs + HALF) >> SHIFT) - 1
+        """Region index and byte offset of each address; raises OutOfBoundsError. The region
+        index is an int when every address lies in one region (the common case, checked from
+        the smallest and largest address alone), else an array."""
         n = len(self.regions)
+        if n and len(addrs):
+            a_lo, a_hi = int(addrs.min()), int(addrs.max())
+            k = ((a_lo + HALF) >> SHIFT) - 1
+            if 0 <= k < n and k == ((a_hi + HALF) >> SHIFT) - 1:
+                r = self.regions[k]
+                if a_lo - r.base >= r.lo and a_hi - r.base + isz <= r.hi:
+                    return k, addrs - r.base
+        k = ((addrs + HALF) >> SHIFT) - 1
         valid = (k >= 0) & (k < n)
         ki = np.where(valid, k, 0) if n else np.zeros_like(k)
         if n == 0:
@@ -167,6 +176,8 @@ class Memory:
 
     # ------------------------------------------------------------ access
     def _groups(self, ki):
+        if isinstance(ki, int):
+            return [(self.regions[ki], None)]
         if len(ki) == 0:
             return []
         k0 = ki[0]
@@ -174,26 +185,34 @@ class Memory:
             return [(self.regions[int(k0)], None)]
         return [(self.regions[int(k)], ki == k) for k in np.unique(ki)]
 
+    @staticmethod
+    def _aligned(rel, isz):
+        return isz == 1 or not (rel & (isz - 1)).any()
+
     def read(self, addrs, sd, kind, pid):
         """Raw storage values (dtype `sd`) at the 1-D int64 virtual addresses `addrs`."""
         sd = np.dtype(sd)
         isz = sd.itemsize
         addrs = np.asarray(addrs, dtype=np.int64).reshape(-1)
-        out = np.empty(len(addrs), dtype=sd)
         if len(addrs) == 0:
-            return out
+            return np.empty(0, dtype=sd)
         ki, boff = self._resolve(addrs, isz, kind, pid)
-        for r, sel in self._groups(ki):
-            rel = (boff if sel is None else boff[sel]) - r.lo
-            if ((rel % isz) == 0).all():
-                vals = r.typed(sd)[rel // isz]
+        groups = self._groups(ki)
+        if len(groups) == 1:
+            r = groups[0][0]
+            rel = boff - r.lo if r.lo else boff
+            if self._aligned(rel, isz):
+                return r.typed(sd)[rel // isz]
+            idx = rel[:, None] + np.arange(isz, dtype=np.int64)
+            return np.ascontiguousarray(r.buf[idx]).view(sd).reshape(-1)
+        out = np.empty(len(addrs), dtype=sd)
+        for r, sel in groups:
+            rel = boff[sel] - r.lo
+            if self._aligned(rel, isz):
+                out[sel] = r.typed(sd)[rel // isz]
             else:
                 idx = rel[:, None] + np.arange(isz, dtype=np.int64)
-                vals = np.ascontiguousarray(r.buf[idx]).view(sd).reshape(-1)
-            if sel is None:
-                out[:] = vals
-            else:
-                out[sel] = vals
+                out[sel] = np.ascontiguousarray(r.buf[idx]).view(sd).reshape(-1)
         return out
 
     def write(self, addrs, raw, kind, pid):
@@ -210,7 +229,7 @@ class Memory:
                 raise ValueError(f"cannot {kind} into argument '{r.name}': the numpy array is read-only")
             rel = (boff if sel is None else boff[sel]) - r.lo
             vals = raw if sel is None else raw[sel]
-            if ((rel % isz) == 0).all():
+            if self._aligned(rel, isz):
                 r.typed(sd)[rel // isz] = vals
             else:
                 idx = rel[:, None] + np.arange(isz, dtype=np.int64)

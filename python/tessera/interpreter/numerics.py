@@ -28,9 +28,33 @@ Rounding choices (documented):
   * NaN stays NaN (quiet) in every conversion.
 """
 
+import contextlib
+
 import numpy as np
 
 from ..language import core
+
+# np.errstate(all="ignore") costs two np.seterr calls; a run loop (run_programs) sets it once for
+# the whole launch and raises this depth, so that the ops inside it skip their own.
+_QUIET_DEPTH = [0]
+_NULL_CONTEXT = contextlib.nullcontext()
+
+
+def quiet():
+    """A context ignoring numpy's floating-point warnings (the interpreter's numerics are exact by
+    construction): np.errstate(all="ignore"), or nothing inside a run loop that set it already."""
+    return _NULL_CONTEXT if _QUIET_DEPTH[0] else np.errstate(all="ignore")
+
+
+@contextlib.contextmanager
+def quiet_run():
+    """np.errstate(all="ignore") for a whole run loop; the ops inside skip their own."""
+    with quiet():
+        _QUIET_DEPTH[0] += 1
+        try:
+            yield
+        finally:
+            _QUIET_DEPTH[0] -= 1
 
 # ------------------------------------------------------------------ tagged arrays
 
@@ -166,7 +190,7 @@ def round_float(x, fmt, rounding="rtne"):
     """Round float values `x` to format `fmt` (see FORMATS); returns float64 values."""
     mbits, emin, maxv, has_inf = FORMATS[fmt]
     x = np.asarray(x, dtype=np.float64)
-    with np.errstate(all="ignore"):
+    with quiet():
         ax = np.abs(x)
         _, e = np.frexp(ax)
         e = np.maximum(e.astype(np.int64) - 1, emin)
@@ -195,7 +219,7 @@ def round_bf16_f32(x, rounding="rtne"):
     """float32 -> bf16 values (as float32), from the bits (fast path); NaN stays (quiet) NaN."""
     x = np.asarray(x, dtype=np.float32)
     bits = x.view(np.uint32)
-    with np.errstate(all="ignore"):
+    with quiet():
         if rounding == "rtz":
             out = bits & np.uint32(0xFFFF0000)
         else:
@@ -209,7 +233,7 @@ def to_format(x, ty, rounding="rtne"):
     """Convert float array `x` (any float dtype) to the compute representation of float type `ty`."""
     name = ty.scalar.name
     x = np.asarray(x)
-    with np.errstate(all="ignore"):
+    with quiet():
         if name == "fp32":
             if x.dtype == np.float64 and rounding == "rtz":
                 return round_float(x, "fp32", "rtz").astype(np.float32)
@@ -323,7 +347,7 @@ def to_storage(vals, ty):
         return v
     if sd.kind in "iu" and v.dtype.kind in "iu" and v.dtype.itemsize == sd.itemsize:
         return v.view(sd)
-    with np.errstate(all="ignore"):
+    with quiet():
         return v.astype(sd)
 
 
