@@ -5,8 +5,9 @@ against HIP's headers and run on a stand-in runtime only."""
 
 import re
 
-from ..language import core
-from .nvidia_aot import _C_SCALAR, _bytes_literal, _c_ident
+from .aot_c import bytes_literal as _bytes_literal
+from .aot_c import c_ident as _c_ident
+from .aot_c import c_type, dispatch, prototype
 
 # C type -> (bytes, the LLVM IR type of the kernel parameter it must be).
 _C_KERNARG = {"int8_t": (1, "i8"), "uint8_t": (1, "i8"), "int16_t": (2, "i16"), "uint16_t": (2, "i16"),
@@ -15,13 +16,7 @@ _C_KERNARG = {"int8_t": (1, "i8"), "uint8_t": (1, "i8"), "int16_t": (2, "i16"), 
 
 
 def _c_type(name, ty):
-    if ty.is_ptr():
-        return "hipDeviceptr_t"
-    for k, v in _C_SCALAR.items():
-        if core.str_to_ty(k) == ty:
-            return v
-    raise ValueError(f"parameter '{name}': type {ty} has no C form in tessera.aot (pointers, 8-64-bit integers, "
-                     f"fp32 and fp64 scalars)")
+    return c_type(name, ty, "hipDeviceptr_t")
 
 
 def explicit_args(amdgcn):
@@ -81,9 +76,7 @@ def aot_sources(cname, source_file, kernel_name, params, specs, target):
 
 
 def _prototype(cname, params):
-    args = ", ".join(f"{_c_type(p[0], p[1])} {_c_ident(p[0])}" for p in params)
-    return (f"hipError_t {cname}(hipStream_t stream, unsigned int grid_x, unsigned int grid_y, unsigned int grid_z"
-            + (f", {args}" if args else "") + ")")
+    return prototype(cname, params, "hipError_t", "hipStream_t", "hipDeviceptr_t")
 
 
 # A pointer parameter's address as an integer, in the dispatcher's conditions (hipDeviceptr_t is void *).
@@ -219,18 +212,10 @@ def _source(cname, params, specs, layout, size):
               "                          &tessera_size, HIP_LAUNCH_PARAM_END};",
               "  hipFunction_t tessera_f;",
               "  hipError_t tessera_r;"]
-    for i, s in enumerate(specs):
-        cond = s.condition(_POINTER)
-        body = [
-            f"if ((tessera_r = {cname}_load({i}, &tessera_f)) != hipSuccess) return tessera_r;",
-            f"return hipModuleLaunchKernel(tessera_f, grid_x, grid_y, grid_z, {cname}_block_{i}, 1, 1, 0, stream,",
-            "                             NULL, tessera_extra);",
-        ]
-        if cond == "1":  # no facts to check: it runs, and what follows never could
-            lines += ["  " + b for b in body]
-            break
-        lines += [f"  if ({cond}) {{"] + ["    " + b for b in body] + ["  }"]
-    else:
-        lines.append("  return hipErrorInvalidValue;")
+    lines += dispatch(specs, lambda i: [
+        f"if ((tessera_r = {cname}_load({i}, &tessera_f)) != hipSuccess) return tessera_r;",
+        f"return hipModuleLaunchKernel(tessera_f, grid_x, grid_y, grid_z, {cname}_block_{i}, 1, 1, 0, stream,",
+        "                             NULL, tessera_extra);",
+    ], "hipErrorInvalidValue", _POINTER)
     lines += ["}", ""]
     return "\n".join(lines)

@@ -1,38 +1,13 @@
 """The NVIDIA backend's ahead-of-time launchers (tessera.aot): C with the cubins embedded and a
 launcher on the CUDA driver API. Called as NvidiaBackend.aot_sources."""
 
-import re
-
-from ..language import core
-
-_C_SCALAR = {
-    "i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t",
-    "u8": "uint8_t", "u16": "uint16_t", "u32": "uint32_t", "u64": "uint64_t",
-    "fp32": "float", "fp64": "double",
-}
+from .aot_c import bytes_literal as _bytes_literal
+from .aot_c import c_ident as _c_ident
+from .aot_c import c_type, dispatch, prototype
 
 
 def _c_type(name, ty):
-    if ty.is_ptr():
-        return "CUdeviceptr"
-    for k, v in _C_SCALAR.items():
-        if core.str_to_ty(k) == ty:
-            return v
-    raise ValueError(f"parameter '{name}': type {ty} has no C form in tessera.aot (pointers, 8-64-bit integers, "
-                     f"fp32 and fp64 scalars)")
-
-
-def _c_ident(name):
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-        raise ValueError(f"{name!r} is not a C identifier")
-    return name
-
-
-def _bytes_literal(data, per_line=20):
-    lines = []
-    for i in range(0, len(data), per_line):
-        lines.append("  " + ", ".join(f"0x{b:02x}" for b in data[i:i + per_line]) + ",")
-    return "\n".join(lines)
+    return c_type(name, ty, "CUdeviceptr")
 
 
 def aot_sources(cname, source_file, kernel_name, params, specs, target):
@@ -45,9 +20,7 @@ def aot_sources(cname, source_file, kernel_name, params, specs, target):
 
 
 def _prototype(cname, params):
-    args = ", ".join(f"{_c_type(p[0], p[1])} {_c_ident(p[0])}" for p in params)
-    return (f"CUresult {cname}(CUstream stream, unsigned int grid_x, unsigned int grid_y, unsigned int grid_z"
-            + (f", {args}" if args else "") + ")")
+    return prototype(cname, params, "CUresult", "CUstream", "CUdeviceptr")
 
 
 def _header(cname, source_file, kernel_name, params, specs, target):
@@ -164,18 +137,10 @@ def _source(cname, params, specs):
     refs = ", ".join(f"(void *)&{_c_ident(p[0])}" for p in params)
     lines += [f"  void *tessera_params[] = {{{refs if refs else 'NULL'}}};", "  CUfunction tessera_f;",
               "  CUresult tessera_r;"]
-    for i, s in enumerate(specs):
-        cond = s.condition()
-        body = [
-            f"if ((tessera_r = {cname}_load({i}, &tessera_f)) != CUDA_SUCCESS) return tessera_r;",
-            f"return cuLaunchKernel(tessera_f, grid_x, grid_y, grid_z, {cname}_block_{i}, 1, 1, {cname}_shared_{i},",
-            "                      stream, tessera_params, NULL);",
-        ]
-        if cond == "1":  # no facts to check: it runs, and what follows never could
-            lines += ["  " + b for b in body]
-            break
-        lines += [f"  if ({cond}) {{"] + ["    " + b for b in body] + ["  }"]
-    else:
-        lines.append("  return CUDA_ERROR_INVALID_VALUE;")
+    lines += dispatch(specs, lambda i: [
+        f"if ((tessera_r = {cname}_load({i}, &tessera_f)) != CUDA_SUCCESS) return tessera_r;",
+        f"return cuLaunchKernel(tessera_f, grid_x, grid_y, grid_z, {cname}_block_{i}, 1, 1, {cname}_shared_{i},",
+        "                      stream, tessera_params, NULL);",
+    ], "CUDA_ERROR_INVALID_VALUE")
     lines += ["}", ""]
     return "\n".join(lines)
