@@ -14,7 +14,7 @@ import operator
 import numpy as np
 
 from ..language import core
-from . import hooks, numerics, source
+from . import batch, hooks, numerics, source
 from .assign import interpreted_function
 from .builder import BlockPtr, InterpreterBuilder, register_extern
 from .hooks import (AtomicRecord, BranchRecord, CallRecord, Client, DotRecord, KernelRecord, LoadRecord,
@@ -210,7 +210,15 @@ def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, check=None
     if observing:
         krec = KernelRecord(jit_fn.__name__, grid3, jit_fn.fn.__code__.co_filename, dict(raw))
         hooks.kernel_start(krec)
-    run_programs(builder, grid3, lambda: fn(**wrapped), profile_name=jit_fn.__name__)
+    cap = batch.setting()
+    total = grid3[0] * grid3[1] * grid3[2]
+    verify = batch.verifying()
+    if (cap > 1 and (total > 1 or verify) and not observing and hooks.profiler() is None
+            and "_interpreter_unbatchable" not in jit_fn.__dict__):
+        run = batch.run_verified if verify else batch.run_launch
+        jit_fn.__dict__["_interpreter_last_launch"] = run(jit_fn, fn, wrapped, memory, grid3, cap, builder)
+    else:
+        run_programs(builder, grid3, lambda: fn(**wrapped), profile_name=jit_fn.__name__)
     if observing:
         hooks.kernel_end(krec)
     return None

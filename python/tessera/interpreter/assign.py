@@ -16,6 +16,7 @@ _HELPER = "__tessera_assigned__"
 _BRANCH = "__tessera_branch__"
 _LOOP = "__tessera_loop__"
 _LOOP_ENTER = "__tessera_loop_enter__"
+_PRINT = "print"  # Python's print in kernel code: a host side effect per program
 
 _iterations = {}  # loop id -> iterations since the loop was entered
 
@@ -31,6 +32,14 @@ def _branch(cond, kind, lineno, filename):
     if hooks.active():
         hooks.emit(hooks.BranchRecord(*_where(lineno, filename), kind, taken))
     return taken
+
+
+def _print(*args, **kwargs):
+    """Python's print called by kernel code (each program prints)."""
+    effect = getattr(getattr(core._state, "builder", None), "host_side_effect", None)
+    if effect is not None:
+        effect("print")
+    print(*args, **kwargs)
 
 
 def _loop_enter(loop_id):
@@ -118,7 +127,7 @@ def interpreted_function(jit_fn):
             fdef = _WrapAssignments(jit_fn.filename).visit(copy.deepcopy(fdef))
             fdef.decorator_list = []
             maker = ast.FunctionDef(name="__tessera_make__", args=ast.arguments(
-                posonlyargs=[], args=[ast.arg(arg=a) for a in (_HELPER, _BRANCH, _LOOP, _LOOP_ENTER)],
+                posonlyargs=[], args=[ast.arg(arg=a) for a in (_HELPER, _BRANCH, _LOOP, _LOOP_ENTER, _PRINT)],
                 kwonlyargs=[], kw_defaults=[], defaults=[]),
                 body=[fdef, ast.Return(value=ast.Name(id=fdef.name, ctx=ast.Load()))], decorator_list=[],
                 returns=None)
@@ -128,7 +137,7 @@ def interpreted_function(jit_fn):
             ast.fix_missing_locations(module)
             namespace = {}
             exec(compile(module, jit_fn.filename, "exec"), fn.__globals__, namespace)
-            result = namespace["__tessera_make__"](semantic.assigned, _branch, _loop, _loop_enter)
+            result = namespace["__tessera_make__"](semantic.assigned, _branch, _loop, _loop_enter, _print)
             result.__defaults__ = fn.__defaults__
             result.__kwdefaults__ = fn.__kwdefaults__
     jit_fn._interpreted = (jit_fn._src, result)

@@ -169,6 +169,10 @@ class InterpreterBuilder(BuilderProtocol):
         self.kernel_name = kernel_name
         self.profile_launch = None  # the profiler's record of this launch, while a session runs
 
+    def host_side_effect(self, what):
+        """Called before kernel code does something on the host per program (print,
+        tl.static_print); the batched builder runs such kernels program by program."""
+
     def prof_record(self, name, is_end):
         """A profiler scope starts (is_end False) or ends in the running program: while a
         profiling session is active, the session's record of this launch gets the host wall time
@@ -989,14 +993,19 @@ class InterpreterBuilder(BuilderProtocol):
             rs = [np.flip(r, axis) for r in rs]
         return [_wrap(np.ascontiguousarray(r), ty) for r, ty in zip(rs, ret_tys)]
 
-    def histogram(self, x, mask, ret_ty):
-        bins = ret_ty.shape[0]
-        v = np.asarray(x)
+    @staticmethod
+    def _histogram_lanes(v, bins, mask):
+        """The values as int64 bin numbers and the lanes that count (in range and active)."""
         v = (signed_view(v) if v.dtype.kind != "u" else v).astype(np.int64) if v.dtype != np.uint64 else \
             np.where(v >= np.uint64(2**63), -1, v.astype(np.int64))
         sel = (v >= 0) & (v < bins)
         if mask is not None:
             sel &= np.asarray(mask, dtype=np.bool_)
+        return v, sel
+
+    def histogram(self, x, mask, ret_ty):
+        bins = ret_ty.shape[0]
+        v, sel = self._histogram_lanes(np.asarray(x), bins, mask)
         return np.bincount(v[sel].reshape(-1), minlength=bins)[:bins].astype(np.int32)
 
     def gather(self, src, index, axis, ret_ty):

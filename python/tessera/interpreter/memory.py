@@ -97,6 +97,10 @@ class Memory:
         self._bases = np.zeros(0, dtype=np.int64)
         self._los = np.zeros(0, dtype=np.int64)
         self._his = np.zeros(0, dtype=np.int64)
+        # While a batch of programs runs (batch.py): a list that each write appends its region,
+        # storage dtype, byte offsets, alignment and the values it overwrites to, so that the
+        # batch can be undone.
+        self.undo_log = None
 
     # ------------------------------------------------------------ registration
     def register(self, name, obj, elt):
@@ -229,7 +233,14 @@ class Memory:
                 raise ValueError(f"cannot {kind} into argument '{r.name}': the numpy array is read-only")
             rel = (boff if sel is None else boff[sel]) - r.lo
             vals = raw if sel is None else raw[sel]
-            if self._aligned(rel, isz):
+            aligned = self._aligned(rel, isz)
+            if self.undo_log is not None:
+                if aligned:
+                    old = r.typed(sd)[rel // isz]
+                else:
+                    old = np.ascontiguousarray(r.buf[rel[:, None] + np.arange(isz, dtype=np.int64)]).view(sd)
+                self.undo_log.append((r, sd, rel, aligned, old.reshape(-1)))
+            if aligned:
                 r.typed(sd)[rel // isz] = vals
             else:
                 idx = rel[:, None] + np.arange(isz, dtype=np.int64)

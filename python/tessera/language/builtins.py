@@ -561,6 +561,9 @@ def static_assert(cond, msg=""):
 
 @builtin
 def static_print(*values, sep=" ", end="\n", file=None, flush=False):
+    effect = getattr(getattr(core._state, "builder", None), "host_side_effect", None)
+    if effect is not None:  # the interpreter runs printing kernels program by program
+        effect("tl.static_print")
     _py.print(*[_unwrap(v) for v in values], sep=sep, end=end, file=file, flush=flush)
 
 

@@ -1,0 +1,647 @@
+"""Batched execution: the programs of one launch run together, op by op, on arrays with a leading
+program axis, with results identical to running them one after another.
+
+How it works
+  * The programs of a launch are taken in their serial order (x fastest, then y, then z) in
+    batches of consecutive programs. A batch runs the kernel's Python function once with a
+    BatchBuilder, whose handles carry a leading axis: length P (one row per program of the batch)
+    for values that differ between programs, length 1 for values that do not (constants,
+    tl.arange, arguments, program ids that are the same in the whole batch). Every op is the serial
+    op on those arrays (numpy broadcasting over the leading axis; axes of shape ops and
+    reductions are shifted by one); loads, stores and atomics flatten (program, lane) in row-major
+    order, i.e. program order, lanes in order within a program.
+  * Python control flow needs one value per batch: `if`, `while`, `range(...)` bounds and other
+    conversions of a tensor to a Python value (tensor_to_bool / tensor_to_python) return it when
+    all programs agree. When they differ, the batch is split: the programs are grouped by the
+    value, the writes of the run so far are undone, and each group runs again from the start
+    (always the group holding the lowest program id next). A batch that splits into too many
+    groups runs serially instead.
+  * The batch keeps an undo log of every byte it overwrites, and a log of every access (addresses,
+    masks, program ids). At its end the accesses are checked: programs of a batch run in
+    lockstep, so the result equals the serial one when no program reads or writes what another
+    program of the batch writes. Atomics of several programs on one address are allowed when
+    they were applied in serial order (the programs hitting an address did so in increasing
+    program order: one atomic op of the batch, or ops in program order); their old values are
+    then those of the serial run too. Any other overlap -- a program reading what another wrote,
+    two programs writing one address, a plain access to an address another program updates
+    atomically -- undoes the batch and runs its programs serially. A cheap test first compares
+    each program's span of addresses per tensor; only overlapping spans are checked element by
+    element.
+  * Any error inside a batch (an out-of-bounds access, a failed tl.device_assert, a type error)
+    undoes the batch and runs it serially, which raises the error with the program that hit it,
+    as without batching.
+  * Not batched (serial from the start): launches observed by clients (tracers, the sanitizer,
+    pictures: they see per-program events), launches under a profiling session, launches of one
+    program, and, from the op that needs them onwards (the batch is undone and run serially;
+    later launches of the kernel stay serial): tl.device_print, tl.static_print and print,
+    block pointers (tl.make_block_ptr), global scratch memory.
+  * TESSERA_INTERPRET_BATCH=0 runs every launch serially; a number N > 1 caps a batch at N
+    programs (default 4096; a batch also holds at most about 2**20 elements per handle, sized
+    from the previous batch).
+"""
+
+import os
+
+import numpy as np
+
+from ..language import core
+from . import numerics
+from .builder import BlockPtr, InterpreterBuilder, _cv, _wrap
+from .memory import HALF, SHIFT
+from .numerics import int_as, signed_view, unsigned_view
+
+DEFAULT_CAP = 4096
+_ELEMENT_BUDGET = 1 << 20  # elements of the largest per-program access, times programs per batch
+_FIRST_BATCH = 64
+
+
+class Unbatchable(BaseException):
+    """The kernel did something that must happen program by program (a print, a block pointer,
+    global scratch). A BaseException so that no `except Exception` on the way swallows it."""
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _Divergent(BaseException):
+    """Programs of the running group disagree on a Python-level value; keys: one per program."""
+
+    def __init__(self, keys):
+        super().__init__("divergent")
+        self.keys = keys
+
+
+class _Conflict(Exception):
+    pass
+
+
+class _TooDivergent(Exception):
+    pass
+
+
+def verifying():
+    """TESSERA_INTERPRET_BATCH_VERIFY=1 (a test aid): each batched launch runs again serially
+    from the same memory, and the bytes of every argument must be equal."""
+    return os.environ.get("TESSERA_INTERPRET_BATCH_VERIFY", "") not in ("", "0")
+
+
+def setting():
+    """Programs per batch at most (0: serial), from TESSERA_INTERPRET_BATCH."""
+    v = os.environ.get("TESSERA_INTERPRET_BATCH", "").strip().lower()
+    if v in ("", "1", "on", "true", "yes"):
+        return DEFAULT_CAP
+    if v in ("0", "off", "false", "no"):
+        return 0
+    try:
+        n = int(v)
+    except ValueError:
+        raise ValueError(f"TESSERA_INTERPRET_BATCH must be 0 (serial), 1 (batched) or a number of programs "
+                         f"per batch, got {v!r}") from None
+    return max(0, n) if n != 1 else DEFAULT_CAP
+
+
+# ------------------------------------------------------------------ arguments
+
+
+def _lead(v):
+    """A wrapped argument with the leading (program) axis of length 1 on its handles."""
+    if isinstance(v, core.tensor):
+        h = v.handle
+        if not isinstance(h, np.ndarray):
+            raise Unbatchable(f"an argument handle of type {type(h).__name__}")
+        return core.tensor(h[np.newaxis], v.type)
+    if isinstance(v, tuple):
+        return tuple(_lead(x) for x in v)
+    if isinstance(v, core.tensor_descriptor):
+        return core.tensor_descriptor._from_leaves(v.type, [_lead(x) for x in v._leaves()])
+    return v
+
+
+# ------------------------------------------------------------------ the session of one batch
+
+_READ, _WRITE, _ATOMIC = 0, 1, 2
+
+
+class _Session:
+    """Undo log and access log of one batch."""
+
+    def __init__(self, memory):
+        self.memory = memory
+        self.undo = []   # memory.write appends (region, sd, rel, aligned, old raw values)
+        self.acc = []    # (kind, addrs (L, n) int64, mask (L, n) bool or None, ids, itemsize)
+        self.max_elems = 1
+        self.runs = 0
+
+    def mark(self):
+        return len(self.undo), len(self.acc)
+
+    def rollback(self, mark=(0, 0)):
+        u, a = mark
+        for r, sd, rel, aligned, old in reversed(self.undo[u:]):
+            if aligned:
+                r.typed(sd)[rel // sd.itemsize] = old
+            else:
+                idx = rel[:, None] + np.arange(sd.itemsize, dtype=np.int64)
+                r.buf[idx] = old.view(np.uint8).reshape(-1, sd.itemsize)
+        del self.undo[u:]
+        del self.acc[a:]
+
+    def log(self, kind, addrs, mask, ids, isz):
+        lead = addrs.shape[0] if addrs.ndim else 1
+        a2 = addrs.reshape(lead, -1)
+        m2 = None if mask is None else np.broadcast_to(mask, addrs.shape).reshape(lead, -1)
+        if a2.shape[1] > self.max_elems:
+            self.max_elems = a2.shape[1]
+        self.acc.append((kind, a2, m2, ids, isz))
+
+    # -------------------------------------------------------------- the check
+    def check(self):
+        """Raise _Conflict unless the batch's accesses give what a serial run gives. Addresses
+        are compared as real addresses, so that arguments sharing memory (a tensor passed
+        twice, overlapping views) are one memory."""
+        if not any(e[0] != _READ for e in self.acc):
+            return
+        regions = self.memory.regions
+        nreg = len(regions)
+        shift = np.array([r.data_ptr - r.base for r in regions], dtype=np.int64)
+        # classes of regions whose real bytes overlap
+        order = sorted(range(nreg), key=lambda i: regions[i].data_ptr + regions[i].lo)
+        cls_of = np.zeros(nreg, dtype=np.int64)
+        cls_lo, cls_hi = [], []
+        for i in order:
+            lo, hi = regions[i].data_ptr + regions[i].lo, regions[i].data_ptr + regions[i].hi
+            if cls_hi and lo < cls_hi[-1]:
+                cls_hi[-1] = max(cls_hi[-1], hi)
+            else:
+                cls_lo.append(lo)
+                cls_hi.append(hi)
+            cls_of[i] = len(cls_lo) - 1
+        big, small = np.iinfo(np.int64).max, np.iinfo(np.int64).min
+        info = []  # (kind, real addrs (L, n), mask, ids, isz, class or None (several), row lo, row hi, active rows)
+        written = set()
+        for kind, a2, m2, ids, isz in self.acc:
+            if m2 is None:
+                lo, hi = a2.min(axis=1), a2.max(axis=1)
+                act = np.ones(a2.shape[0], dtype=bool)
+            else:
+                lo = np.where(m2, a2, big).min(axis=1)
+                hi = np.where(m2, a2, small).max(axis=1)
+                act = m2.any(axis=1)
+            if not act.any():
+                continue
+            k0 = ((int(lo[act].min()) + HALF) >> SHIFT) - 1
+            k1 = ((int(hi[act].max()) + HALF) >> SHIFT) - 1
+            if k0 == k1 or cls_of[k0] == cls_of[k1] and self._one_class(a2, m2, cls_of, cls_of[k0]):
+                if k0 == k1:
+                    d = shift[k0]
+                    real, lo, hi = a2 + d, lo + d, hi + d
+                else:
+                    real = a2 + shift[np.clip(((a2 + HALF) >> SHIFT) - 1, 0, nreg - 1)]
+                    lo = np.where(m2, real, big).min(axis=1) if m2 is not None else real.min(axis=1)
+                    hi = np.where(m2, real, small).max(axis=1) if m2 is not None else real.max(axis=1)
+                c = int(cls_of[k0])
+                info.append((kind, real, m2, ids, isz, c, lo, hi + isz, act))
+                if kind != _READ:
+                    written.add(c)
+            else:
+                real = a2 + shift[np.clip(((a2 + HALF) >> SHIFT) - 1, 0, nreg - 1)]
+                info.append((kind, real, m2, ids, isz, None, None, None, act))
+                if kind != _READ:
+                    ks = ((a2 if m2 is None else a2[m2]) + HALF >> SHIFT) - 1
+                    written.update(int(c) for c in np.unique(cls_of[np.clip(ks, 0, nreg - 1)]))
+        for c in sorted(written):
+            entries = [e for e in info if e[5] == c or e[5] is None]
+            if all(e[5] is not None for e in entries) and self._spans_disjoint(entries):
+                continue
+            self._exact(c, cls_lo[c], cls_hi[c], entries, np.array(cls_lo, dtype=np.int64))
+
+    @staticmethod
+    def _one_class(a2, m2, cls_of, c):
+        ks = ((a2 if m2 is None else a2[m2]) + HALF >> SHIFT) - 1
+        return bool((cls_of[np.clip(ks, 0, len(cls_of) - 1)] == c).all())
+
+    @staticmethod
+    def _spans_disjoint(entries):
+        """Whether the programs' address spans (min to max + size, over every access to the
+        memory) are pairwise disjoint: then no program touches what another writes."""
+        progs, los, his = [], [], []
+        for kind, a2, m2, ids, isz, c, lo, hi, act in entries:
+            if a2.shape[0] == 1 and len(ids) > 1:  # the same addresses for every program of the group
+                progs.append(ids)
+                los.append(np.broadcast_to(lo, ids.shape))
+                his.append(np.broadcast_to(hi, ids.shape))
+            else:
+                progs.append(ids[act])
+                los.append(lo[act])
+                his.append(hi[act])
+        progs = np.concatenate(progs)
+        los = np.concatenate(los)
+        his = np.concatenate(his)
+        uniq, inv = np.unique(progs, return_inverse=True)
+        if len(uniq) <= 1:
+            return True
+        plo = np.full(len(uniq), np.iinfo(np.int64).max, dtype=np.int64)
+        phi = np.full(len(uniq), np.iinfo(np.int64).min, dtype=np.int64)
+        np.minimum.at(plo, inv, los)
+        np.maximum.at(phi, inv, his)
+        order = np.argsort(plo, kind="stable")
+        return bool((plo[order][1:] >= phi[order][:-1]).all())
+
+    def _exact(self, c, start, end, entries, cls_starts):
+        """Element-by-element check of the memory class `c` (real bytes [start, end))."""
+        parts = []  # (kind, byte offsets from start, programs (-2: several), itemsize)
+        for kind, real, m2, ids, isz, cc, lo, hi, act in entries:
+            L, n = real.shape
+            if L == 1 and len(ids) > 1:
+                prog = np.full((1, n), -2, dtype=np.int64)  # every program of the group: several
+            else:
+                prog = np.broadcast_to(ids[:, None], (L, n))
+            if m2 is not None:
+                addr, prog = real[m2], prog[m2]
+            else:
+                addr, prog = real.reshape(-1), prog.reshape(-1)
+            if cc is None:  # an access spanning several memories: this one's part
+                inside = (np.searchsorted(cls_starts, addr, side="right") - 1) == c
+                addr, prog = addr[inside], prog[inside]
+            parts.append((kind, addr - start, prog, isz))
+        base = start - start % 16
+        parts = [(kind, off + (start - base), prog, isz) for kind, off, prog, isz in parts]
+        start = base
+        sizes = {p[3] for p in parts}
+        unit = sizes.pop() if len(sizes) == 1 else 1
+        if unit > 1 and any((off & (unit - 1)).any() for _, off, _, _ in parts):
+            unit = 1
+        # positions in units (bytes when sizes differ or an access is misaligned)
+        pos_parts = []
+        for kind, off, prog, isz in parts:
+            if unit == 1 and isz > 1:
+                pos = (off[:, None] + np.arange(isz, dtype=np.int64)).reshape(-1)
+                prog = np.repeat(prog, isz)
+            else:
+                pos = off // unit
+            pos_parts.append((kind, pos, prog))
+        total = sum(len(p) for _, p, _ in pos_parts)
+        if total == 0:
+            return
+        extent = (end - start + unit - 1) // unit
+        if extent <= 4 * total + 4096:
+            size = extent
+            dense = [(kind, pos, prog) for kind, pos, prog in pos_parts]
+        else:
+            allpos = np.concatenate([p for _, p, _ in pos_parts])
+            uniq, inv = np.unique(allpos, return_inverse=True)
+            size = len(uniq)
+            dense, i = [], 0
+            for kind, pos, prog in pos_parts:
+                dense.append((kind, inv[i:i + len(pos)], prog))
+                i += len(pos)
+
+        def owners(kind):
+            own = np.full(size, -1, dtype=np.int64)
+            sel = [(pos, prog) for kd, pos, prog in dense if kd == kind]
+            for pos, prog in sel:
+                own[pos] = prog
+            for pos, prog in sel:
+                bad = own[pos] != prog
+                if bad.any():
+                    own[pos[bad]] = -2
+            return own, sel
+
+        w_own, writes = owners(_WRITE)
+        a_own, atomics = owners(_ATOMIC)
+        r_own, reads = owners(_READ)
+
+        def foreign(own, pos, prog):  # touched by a program other than `prog` (or by several)
+            o = own[pos]
+            return bool(((o != -1) & (o != prog)).any())
+
+        for pos, prog in writes:
+            if foreign(w_own, pos, prog) or foreign(r_own, pos, prog) or foreign(a_own, pos, prog):
+                raise _Conflict("write")
+        for pos, prog in atomics:
+            if foreign(r_own, pos, prog) or foreign(w_own, pos, prog):
+                raise _Conflict("atomic and plain access")
+        if len(atomics) > 1 and (a_own == -2).any():
+            # several programs updated one address: their updates must come in program order
+            pos = np.concatenate([p for p, _ in atomics])
+            prog = np.concatenate([g for _, g in atomics])
+            shared = a_own[pos] == -2
+            pos, prog = pos[shared], prog[shared]
+            order = np.argsort(pos, kind="stable")
+            pos, prog = pos[order], prog[order]
+            same = pos[1:] == pos[:-1]
+            if (same & (prog[1:] < prog[:-1])).any():
+                raise _Conflict("atomics out of program order")
+
+
+# ------------------------------------------------------------------ the builder
+
+
+def _common_lead(*arrays):
+    return max((a.shape[0] for a in arrays if a is not None and np.ndim(a)), default=1)
+
+
+def _to_lead(a, lead):
+    a = np.asarray(a) if not isinstance(a, np.ndarray) else a
+    if a.shape[0] == lead:
+        return a
+    return np.broadcast_to(a, (lead,) + a.shape[1:])
+
+
+class BatchBuilder(InterpreterBuilder):
+    """The interpreter's builder for a group of programs at once (see the module docstring)."""
+
+    batched = True
+
+    def __init__(self, memory, grid, kernel_name, ids, session):
+        super().__init__(memory, grid, kernel_name)
+        self.ids = ids
+        self.P = len(ids)
+        gx, gy = self.grid[0], self.grid[1]
+        self._pids = ((ids % gx).astype(np.int32), ((ids // gx) % gy).astype(np.int32),
+                      (ids // (gx * gy)).astype(np.int32))
+        self.pid = ("*", "*", "*")  # errors in a batch are raised again by the serial run
+        self.session = session
+
+    def host_side_effect(self, what):
+        raise Unbatchable(what)
+
+    # ------------------------------------------------------------ conversions to Python
+    def _per_program(self, t):
+        h = t.handle
+        if isinstance(h, BlockPtr):
+            raise Unbatchable("block pointers")
+        a = np.asarray(h)
+        tshape = tuple(t.shape)
+        if a.ndim != len(tshape) + 1 or a.shape[1:] != tshape or int(np.prod(tshape, dtype=np.int64)) != 1:
+            raise Unbatchable("a conversion to Python of a value that is not one scalar per program")
+        return a.reshape(a.shape[0])
+
+    def tensor_to_bool(self, t):
+        v = self._per_program(t)
+        truth = v if v.dtype == np.bool_ else (v != 0)
+        if truth.shape[0] == 1 or truth.all() or not truth.any():
+            return bool(truth[0])
+        raise _Divergent(truth)
+
+    def tensor_to_python(self, t):
+        v = self._per_program(t)
+        if v.shape[0] > 1:
+            keys = np.ascontiguousarray(v)
+            if keys.dtype.kind == "f":
+                keys = keys.view(numerics._UNSIGNED[keys.dtype.itemsize])
+            elif keys.dtype == np.bool_:
+                keys = keys.view(np.uint8)
+            if not (keys == keys[0]).all():
+                raise _Divergent(keys)
+        return super().tensor_to_python(core.tensor(v[:1].reshape(()), t.type))
+
+    # ------------------------------------------------------------ constants and program ids
+    def constant(self, value, ret_ty):
+        return super().constant(value, ret_ty)[np.newaxis]
+
+    def program_id(self, axis):
+        v = self._pids[axis]
+        if v[0] == v[-1] and (v == v[0]).all():
+            return v[:1].copy()
+        return v
+
+    def num_programs(self, axis):
+        return super().num_programs(axis)[np.newaxis]
+
+    def global_scratch_alloc(self, nbytes, alignment, ret_ty):
+        raise Unbatchable("global scratch memory")
+
+    # ------------------------------------------------------------ creation and shape
+    def make_range(self, start, end, ret_ty):
+        return super().make_range(start, end, ret_ty)[np.newaxis]
+
+    def splat(self, h, ret_ty):
+        a = _cv(h, ret_ty)
+        if a.ndim == 0:
+            a = a[np.newaxis]
+        lead = a.shape[0]
+        shape = (lead,) + tuple(ret_ty.shape)
+        a = a.reshape((lead,) + (1,) * len(ret_ty.shape))
+        return _wrap(np.ascontiguousarray(np.broadcast_to(a, shape)), ret_ty)
+
+    def broadcast(self, h, ret_ty):
+        a = _cv(h, ret_ty)
+        return _wrap(np.ascontiguousarray(np.broadcast_to(a, (a.shape[0],) + tuple(ret_ty.shape))), ret_ty)
+
+    def expand_dims(self, h, axis, ret_ty):
+        return super().expand_dims(h, axis + 1, ret_ty)
+
+    def reshape(self, h, ret_ty, can_reorder):
+        a = np.asarray(h)
+        return _wrap(np.reshape(a, (a.shape[0],) + tuple(ret_ty.shape)), ret_ty)
+
+    def trans(self, h, order, ret_ty):
+        return super().trans(h, (0,) + tuple(int(o) + 1 for o in order), ret_ty)
+
+    def join(self, a, b, ret_ty):
+        lead = _common_lead(np.asarray(a), np.asarray(b))
+        return super().join(_to_lead(_cv(a, ret_ty), lead), _to_lead(_cv(b, ret_ty), lead), ret_ty)
+
+    def cat(self, a, b, ret_ty):
+        lead = _common_lead(np.asarray(a), np.asarray(b))
+        A, B = _to_lead(_cv(a, ret_ty), lead), _to_lead(_cv(b, ret_ty), lead)
+        return _wrap(np.concatenate([A, B], axis=1), ret_ty)
+
+    # ------------------------------------------------------------ memory
+    def _load(self, addrs, active, other, elt, ret_ty, block_ptr=False):
+        addrs = np.asarray(addrs, dtype=np.int64)
+        act = None if active is None else np.asarray(active, dtype=np.bool_)
+        oth = None if (other is None or active is None) else np.asarray(other)
+        lead = _common_lead(addrs, act, oth)
+        addrs = _to_lead(addrs, lead)
+        if act is not None:
+            act = np.broadcast_to(act, addrs.shape)
+        self.session.log(_READ, addrs, act, self.ids, numerics.itemsize(elt))
+        return super()._load(addrs, act, other, elt, ret_ty, block_ptr)
+
+    def _store(self, addrs, value, active, elt, block_ptr=False):
+        addrs = np.asarray(addrs, dtype=np.int64)
+        addrs = _to_lead(addrs, self.P)
+        act = None if active is None else np.broadcast_to(np.asarray(active, dtype=np.bool_), addrs.shape)
+        self.session.log(_WRITE, addrs, act, self.ids, numerics.itemsize(elt))
+        super()._store(addrs, value, act, elt, block_ptr)
+
+    def make_block_ptr(self, base, shape, strides, offsets, order, ret_ty):
+        raise Unbatchable("block pointers")
+
+    def advance(self, ptr, offsets, ret_ty):
+        raise Unbatchable("block pointers")
+
+    def load_block(self, ptr, boundary_check, padding, ret_ty, cache, evict, volatile):
+        raise Unbatchable("block pointers")
+
+    def store_block(self, ptr, value, boundary_check, cache, evict):
+        raise Unbatchable("block pointers")
+
+    def _atomic(self, kind_op, ptr, val, mask, ret_ty, step):
+        addrs = _to_lead(np.asarray(ptr, dtype=np.int64), self.P)
+        shape = addrs.shape
+        val = [np.broadcast_to(np.asarray(v), shape) for v in val]
+        act = None if mask is None else np.broadcast_to(np.asarray(mask, dtype=np.bool_), shape)
+        self.session.log(_ATOMIC, addrs, act, self.ids, numerics.itemsize(ret_ty.scalar))
+        return super()._atomic(kind_op, addrs, val, act, ret_ty, step)
+
+    # ------------------------------------------------------------ compute
+    def reduce(self, inputs, axis, combine, ret_tys, kind):
+        lead = _common_lead(*[np.asarray(h) for h in inputs])
+        inputs = [_to_lead(np.asarray(h), lead) if np.asarray(h).shape[0] != lead else h for h in inputs]
+        return super().reduce(inputs, axis + 1, combine, ret_tys, kind)
+
+    def scan(self, inputs, axis, combine, reverse, ret_tys, kind):
+        lead = _common_lead(*[np.asarray(h) for h in inputs])
+        inputs = [_to_lead(np.asarray(h), lead) if np.asarray(h).shape[0] != lead else h for h in inputs]
+        return super().scan(inputs, axis + 1, combine, reverse, ret_tys, kind)
+
+    def histogram(self, x, mask, ret_ty):
+        bins = ret_ty.shape[0]
+        v = np.asarray(x)
+        m = None if mask is None else np.asarray(mask, dtype=np.bool_)
+        lead = _common_lead(v, m)
+        v = _to_lead(v, lead)
+        v, sel = self._histogram_lanes(v, bins, None if m is None else np.broadcast_to(m, v.shape))
+        rows = np.broadcast_to(np.arange(lead, dtype=np.int64)[:, None] * bins, v.shape)
+        counts = np.bincount((v + rows)[sel].reshape(-1), minlength=lead * bins)
+        return counts[:lead * bins].reshape(lead, bins).astype(np.int32)
+
+    def gather(self, src, index, axis, ret_ty):
+        s, i = np.asarray(src), np.asarray(index)
+        lead = _common_lead(s, i)
+        return super().gather(_to_lead(s, lead), _to_lead(i, lead), axis + 1, ret_ty)
+
+    def extern_elementwise(self, symbol, np_name, args, ret_ty, libname="", libpath="", pure=True):
+        arrays = [np.asarray(a) for a in args]
+        if arrays:
+            shape = np.broadcast_shapes(*[a.shape for a in arrays])
+            args = [np.broadcast_to(a, shape) for a in arrays]
+        return super().extern_elementwise(symbol, np_name, args, ret_ty, libname, libpath, pure)
+
+    # ------------------------------------------------------------ debugging
+    def device_print(self, prefix, handles, types, hex):
+        raise Unbatchable("tl.device_print")
+
+    def assume(self, cond):
+        if not np.asarray(cond, dtype=np.bool_).all():
+            raise AssertionError("tl.assume")  # the serial run reports it with its program
+
+
+# ------------------------------------------------------------------ the run loop
+
+
+def _program_of(lin, grid3):
+    gx, gy = grid3[0], grid3[1]
+    return (lin % gx, (lin // gx) % gy, lin // (gx * gy))
+
+
+def run_serial(builder, grid3, start, end, program):
+    """Programs start..end-1 (linear order: x fastest) one after another with `builder`."""
+    with numerics.quiet_run(), core.use_builder(builder):
+        for lin in range(start, end):
+            builder.pid = _program_of(lin, grid3)
+            program()
+
+
+def _max_groups(p):
+    return 8 + p // 4
+
+
+def _run_batch(memory, grid3, name, ids, fn, args):
+    """Runs programs `ids` batched; True when done (memory updated as serially), else the memory
+    is as before and the reason is returned."""
+    session = _Session(memory)
+    memory.undo_log = session.undo
+    queue = [ids]
+    runs = 0
+    try:
+        with numerics.quiet_run():
+            while queue:
+                i = min(range(len(queue)), key=lambda j: int(queue[j][0]))
+                group = queue.pop(i)
+                runs += 1
+                if runs > _max_groups(len(ids)):
+                    raise _TooDivergent()
+                mark = session.mark()
+                builder = BatchBuilder(memory, grid3, name, group, session)
+                try:
+                    with core.use_builder(builder):
+                        fn(**args)
+                except _Divergent as d:
+                    session.rollback(mark)
+                    _, inv = np.unique(d.keys, return_inverse=True)
+                    for j in range(int(inv.max()) + 1):
+                        queue.append(group[inv == j])
+            session.check()
+        session.runs = runs
+        return True, None, session
+    except Unbatchable as e:
+        session.rollback()
+        return False, e, session
+    except Exception as e:  # a conflict, too many splits, or an error the serial run raises again
+        session.rollback()
+        return False, e, session
+    finally:
+        memory.undo_log = None
+
+
+def run_launch(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder):
+    """Runs a launch batched where it can (see the module docstring). Returns a dict of what
+    happened: batches, programs run batched and serially, and why batching stopped."""
+    total = grid3[0] * grid3[1] * grid3[2]
+    stats = {"batches": 0, "runs": 0, "batched": 0, "serial": 0, "fallback": None}
+
+    def serial(start, end):
+        run_serial(serial_builder, grid3, start, end, lambda: fn(**wrapped))
+        stats["serial"] += end - start
+
+    try:
+        args = {k: _lead(v) for k, v in wrapped.items()}
+    except Unbatchable as e:
+        stats["fallback"] = e.reason
+        serial(0, total)
+        return stats
+    start = 0
+    chunk = min(cap, _FIRST_BATCH)
+    while start < total:
+        end = min(total, start + max(1, chunk))
+        ok, why, session = _run_batch(memory, grid3, jit_fn.__name__, np.arange(start, end, dtype=np.int64),
+                                        fn, args)
+        if not ok:
+            stats["fallback"] = why.reason if isinstance(why, Unbatchable) else type(why).__name__.lstrip("_")
+            if isinstance(why, Unbatchable):
+                jit_fn.__dict__["_interpreter_unbatchable"] = why.reason
+            serial(start, total)
+            break
+        stats["batches"] += 1
+        stats["runs"] += session.runs
+        stats["batched"] += end - start
+        start = end
+        chunk = max(1, min(cap, _ELEMENT_BUDGET // max(1, session.max_elems)))
+    return stats
+
+
+def run_verified(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder):
+    """run_launch, then the same launch serially from the same memory; raises AssertionError
+    naming the argument whose bytes differ."""
+    regions = list(memory.regions)
+    before = [r.buf.copy() for r in regions]
+    stats = run_launch(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder)
+    after = [r.buf.copy() for r in regions]
+    for r, b in zip(regions, before):
+        r.buf[:] = b
+    try:
+        run_serial(serial_builder, grid3, 0, grid3[0] * grid3[1] * grid3[2], lambda: fn(**wrapped))
+    except Exception as e:
+        raise AssertionError(f"{jit_fn.__name__}: the batched launch ran, the serial one raised {e!r}") from e
+    for r, a in zip(regions, after):
+        if not np.array_equal(r.buf, a):
+            bad = int(np.flatnonzero(r.buf != a)[0])
+            raise AssertionError(f"{jit_fn.__name__}: batched and serial runs differ in '{r.name}' at byte "
+                                 f"{bad} ({stats})")
+    stats["verified"] = True
+    return stats
