@@ -4,7 +4,7 @@
 // per-thread indices, predicated loads and stores through inline PTX.
 // CHECK-LABEL: llvm.func @add
 // CHECK-SAME: nvvm.kernel
-// CHECK-SAME: nvvm.maxntid = array<i32: 128>
+// CHECK-SAME: nvvm.reqntid = array<i32: 128>
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: nvvm.read.ptx.sreg.tid.x
 // CHECK: llvm.inline_asm {{.*}}ld.global.b32

@@ -863,7 +863,9 @@ public:
   void markAsKernel(Operation *func, int numThreads) const override {
     MLIRContext *ctx = func->getContext();
     func->setAttr("nvvm.kernel", UnitAttr::get(ctx));
-    func->setAttr("nvvm.maxntid", DenseI32ArrayAttr::get(ctx, {numThreads}));
+    // Launches always use exactly this many threads (x; y = z = 1): reqntid
+    // (not just maxntid) lets ptxas and the driver rely on it.
+    func->setAttr("nvvm.reqntid", DenseI32ArrayAttr::get(ctx, {numThreads}));
   }
 
   // Hopper's TMA reads a 128-byte CUtensorMap; kernels take it as a
