@@ -99,7 +99,8 @@ std::string tessera::memoryLayoutPasses(const KernelOptions &options) {
 }
 
 std::string tessera::epiloguePasses(const KernelOptions &options) {
-  return options.coalesce ? "canonicalize, ttg-remove-layout-conversions, " : "";
+  return std::string(options.coalesce ? "canonicalize, ttg-remove-layout-conversions, " : "") +
+         "ttg-hoist-loads, ";
 }
 
 std::string tessera::llvmPipeline(const KernelOptions &options, int64_t maxShared) {

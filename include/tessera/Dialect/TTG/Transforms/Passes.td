@@ -96,6 +96,26 @@ def RemoveLayoutConversions : Pass<"ttg-remove-layout-conversions", "mlir::Modul
   let dependentDialects = ["mlir::tessera::ttg::TTGDialect"];
 }
 
+def HoistLoads : Pass<"ttg-hoist-loads", "mlir::ModuleOp"> {
+  let summary = "Start global loads before the reductions, scans and layout conversions that do not feed them.";
+  let description = [{
+    A reduction across warps, a scan or a layout conversion through shared
+    memory lowers to a barrier, and no load is moved across a barrier later
+    (ptxas keeps memory operations on their side of it): a load written after
+    a row's reduction (layer norm's weights after the statistics) waits for
+    the reduction before its memory latency starts. This pass moves each
+    tt.load of a block up, in its block, above the ops before it that do not
+    define its operands and that neither write memory nor have effects the
+    pass cannot see: pure ops (tt.reduce, tt.scan and ttg.convert_layout
+    among them) and other loads. It stops at anything that writes or may
+    write (stores, atomics, calls, inline assembly, barriers, prints,
+    asserts, profiling records) and at ops with regions other than
+    reductions and scans. Volatile loads stay where they are. The order of
+    the loads among themselves is kept.
+  }];
+  let dependentDialects = ["mlir::tessera::ttg::TTGDialect"];
+}
+
 def AllocateSharedMemory : Pass<"ttg-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "Lay out the shared memory of every function and record what each needs.";
   let description = [{
