@@ -22,11 +22,21 @@ from .hooks import (AtomicRecord, BranchRecord, CallRecord, Client, DotRecord, K
 from .memory import Memory, OutOfBoundsError
 
 __all__ = [
-    "run_kernel", "OutOfBoundsError", "InterpreterBuilder", "BlockPtr", "Memory", "observe", "add_client",
+    "run_kernel", "last_launch", "OutOfBoundsError", "InterpreterBuilder", "BlockPtr", "Memory", "observe", "add_client",
     "register_extern",
     "remove_client", "Client", "LoadRecord", "StoreRecord", "AtomicRecord", "DotRecord", "ReduceRecord",
     "ScanRecord", "KernelRecord", "CallRecord", "BranchRecord",
 ]
+
+
+def last_launch(kernel):
+    """How the interpreter ran `kernel`'s last launch (a @jit function): a dict with 'batches'
+    (batches run), 'runs' (runs of the kernel's Python, more than batches where programs took
+    different paths), 'batched' and 'serial' (programs run each way) and 'fallback' (why programs
+    ran serially: None, or e.g. 'TESSERA_INTERPRET_BATCH=0', 'clients attached', 'Conflict',
+    'TooDivergent', 'tl.device_print', 'block pointers'); None before its first launch."""
+    stats = getattr(kernel, "__dict__", {}).get("_interpreter_last_launch")
+    return dict(stats) if stats is not None else None
 
 
 def _is_torch_tensor(x):
@@ -213,12 +223,14 @@ def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, check=None
     cap = batch.setting()
     total = grid3[0] * grid3[1] * grid3[2]
     verify = batch.verifying()
-    if (cap > 1 and (total > 1 or verify) and not observing and hooks.profiler() is None
-            and "_interpreter_unbatchable" not in jit_fn.__dict__):
+    why = batch.serial_reason(jit_fn, cap, total, observing, hooks.profiler() is not None, verify)
+    if why is None:
         run = batch.run_verified if verify else batch.run_launch
-        jit_fn.__dict__["_interpreter_last_launch"] = run(jit_fn, fn, wrapped, memory, grid3, cap, builder)
+        stats = run(jit_fn, fn, wrapped, memory, grid3, cap, builder)
     else:
         run_programs(builder, grid3, lambda: fn(**wrapped), profile_name=jit_fn.__name__)
+        stats = batch.launch_stats(serial=total, fallback=why)
+    jit_fn.__dict__["_interpreter_last_launch"] = stats
     if observing:
         hooks.kernel_end(krec)
     return None

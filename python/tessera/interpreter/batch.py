@@ -101,6 +101,23 @@ def setting():
     return max(0, n) if n != 1 else DEFAULT_CAP
 
 
+def launch_stats(batches=0, runs=0, batched=0, serial=0, fallback=None):
+    return {"batches": batches, "runs": runs, "batched": batched, "serial": serial, "fallback": fallback}
+
+
+def serial_reason(jit_fn, cap, total, observing, profiling, verify):
+    """Why a launch runs serially from the start, or None (batched)."""
+    if cap == 0:
+        return "TESSERA_INTERPRET_BATCH=0"
+    if observing:
+        return "clients attached"
+    if profiling:
+        return "profiling"
+    if total == 1 and not verify:
+        return "one program"
+    return jit_fn.__dict__.get("_interpreter_unbatchable")
+
+
 # ------------------------------------------------------------------ arguments
 
 
@@ -411,7 +428,33 @@ class BatchBuilder(InterpreterBuilder):
         return super().num_programs(axis)[np.newaxis]
 
     def global_scratch_alloc(self, nbytes, alignment, ret_ty):
-        raise Unbatchable("global scratch memory")
+        # The n-th alloc of the group: one buffer with a slice of `nbytes` per program (a
+        # multiple of the alignment apart), filled with the pattern the serial run refills its
+        # buffer with for each program.
+        i = self._scratch_next = getattr(self, "_scratch_next", -1) + 1
+        step = -(-int(nbytes) // max(1, int(alignment))) * max(1, int(alignment)) if nbytes else 0
+        arr = np.full(max(1, step * self.P), 0xA5, dtype=np.uint8)
+        base = self.memory.register(f"global scratch #{i}", arr, core.int8)
+        self.__dict__.setdefault("_scratch", []).append((base, step, int(nbytes)))
+        return numerics.make_ptr(base + step * np.arange(self.P, dtype=np.int64), core.int8)
+
+    def _check_scratch(self, addrs, mask, isz):
+        """Each program stays inside its own slice of a scratch buffer (the serial run's buffer
+        is that slice alone: anything else is out of bounds there, and is raised by it)."""
+        for base, step, nbytes in self._scratch:
+            k = ((base + HALF) >> SHIFT)
+            inside = ((addrs + HALF) >> SHIFT) == k
+            if mask is not None:
+                inside = inside & mask
+            if not inside.any():
+                continue
+            if addrs.shape[0] != self.P and self.P > 1:
+                raise IndexError("scratch memory through addresses shared by programs")
+            off = addrs - base
+            rows = np.arange(addrs.shape[0], dtype=np.int64).reshape((-1,) + (1,) * (addrs.ndim - 1))
+            ok = (off >= rows * step) & (off + isz <= rows * step + nbytes)
+            if not ok[inside].all():
+                raise IndexError("scratch memory outside the program's buffer")
 
     # ------------------------------------------------------------ creation and shape
     def make_range(self, start, end, ret_ty):
@@ -459,6 +502,8 @@ class BatchBuilder(InterpreterBuilder):
         if act is not None:
             act = np.broadcast_to(act, addrs.shape)
         self.session.log(_READ, addrs, act, self.ids, numerics.itemsize(elt))
+        if "_scratch" in self.__dict__:
+            self._check_scratch(addrs, act, numerics.itemsize(elt))
         return super()._load(addrs, act, other, elt, ret_ty, block_ptr)
 
     def _store(self, addrs, value, active, elt, block_ptr=False):
@@ -466,6 +511,8 @@ class BatchBuilder(InterpreterBuilder):
         addrs = _to_lead(addrs, self.P)
         act = None if active is None else np.broadcast_to(np.asarray(active, dtype=np.bool_), addrs.shape)
         self.session.log(_WRITE, addrs, act, self.ids, numerics.itemsize(elt))
+        if "_scratch" in self.__dict__:
+            self._check_scratch(addrs, act, numerics.itemsize(elt))
         super()._store(addrs, value, act, elt, block_ptr)
 
     def make_block_ptr(self, base, shape, strides, offsets, order, ret_ty):
@@ -486,6 +533,8 @@ class BatchBuilder(InterpreterBuilder):
         val = [np.broadcast_to(np.asarray(v), shape) for v in val]
         act = None if mask is None else np.broadcast_to(np.asarray(mask, dtype=np.bool_), shape)
         self.session.log(_ATOMIC, addrs, act, self.ids, numerics.itemsize(ret_ty.scalar))
+        if "_scratch" in self.__dict__:
+            self._check_scratch(addrs, act, numerics.itemsize(ret_ty.scalar))
         return super()._atomic(kind_op, addrs, val, act, ret_ty, step)
 
     # ------------------------------------------------------------ compute
@@ -593,7 +642,7 @@ def run_launch(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder):
     """Runs a launch batched where it can (see the module docstring). Returns a dict of what
     happened: batches, programs run batched and serially, and why batching stopped."""
     total = grid3[0] * grid3[1] * grid3[2]
-    stats = {"batches": 0, "runs": 0, "batched": 0, "serial": 0, "fallback": None}
+    stats = launch_stats()
 
     def serial(start, end):
         run_serial(serial_builder, grid3, start, end, lambda: fn(**wrapped))
@@ -631,6 +680,8 @@ def run_verified(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder):
     regions = list(memory.regions)
     before = [r.buf.copy() for r in regions]
     stats = run_launch(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder)
+    if stats["batched"] == 0 and stats["fallback"] in ("tl.device_print", "tl.static_print", "print"):
+        return stats  # ran serially, printing: running it again would print twice
     after = [r.buf.copy() for r in regions]
     for r, b in zip(regions, before):
         r.buf[:] = b
