@@ -146,7 +146,9 @@ class _Session:
     def __init__(self, memory):
         self.memory = memory
         self.undo = []   # memory.write appends (region, sd, rel, aligned, old raw values)
-        self.acc = []    # (kind, addrs (L, n) int64, mask (L, n) bool or None, ids, itemsize)
+        # (kind, addrs (L, n) int64, mask (L, n) bool or None, ids, itemsize, the one region all
+        # the addresses lie in or None)
+        self.acc = []
         self.max_elems = 1
         self.runs = 0
 
@@ -164,13 +166,13 @@ class _Session:
         del self.undo[u:]
         del self.acc[a:]
 
-    def log(self, kind, addrs, mask, ids, isz):
+    def log(self, kind, addrs, mask, ids, isz, region=None):
         lead = addrs.shape[0] if addrs.ndim else 1
         a2 = addrs.reshape(lead, -1)
         m2 = None if mask is None else np.broadcast_to(mask, addrs.shape).reshape(lead, -1)
         if a2.shape[1] > self.max_elems:
             self.max_elems = a2.shape[1]
-        self.acc.append((kind, a2, m2, ids, isz))
+        self.acc.append((kind, a2, m2, ids, isz, region))
 
     # -------------------------------------------------------------- the check
     def check(self):
@@ -197,7 +199,8 @@ class _Session:
         big, small = np.iinfo(np.int64).max, np.iinfo(np.int64).min
         info = []  # (kind, real addrs (L, n), mask, ids, isz, class or None (several), row lo, row hi, active rows)
         written = set()
-        for kind, a2, m2, ids, isz in self.acc:
+
+        def add(kind, a2, m2, ids, isz):
             if m2 is None:
                 lo, hi = a2.min(axis=1), a2.max(axis=1)
                 act = np.ones(a2.shape[0], dtype=bool)
@@ -206,7 +209,7 @@ class _Session:
                 hi = np.where(m2, a2, small).max(axis=1)
                 act = m2.any(axis=1)
             if not act.any():
-                continue
+                return
             k0 = ((int(lo[act].min()) + HALF) >> SHIFT) - 1
             k1 = ((int(hi[act].max()) + HALF) >> SHIFT) - 1
             if k0 == k1 or cls_of[k0] == cls_of[k1] and self._one_class(a2, m2, cls_of, cls_of[k0]):
@@ -227,6 +230,13 @@ class _Session:
                 if kind != _READ:
                     ks = ((a2 if m2 is None else a2[m2]) + HALF >> SHIFT) - 1
                     written.update(int(c) for c in np.unique(cls_of[np.clip(ks, 0, nreg - 1)]))
+
+        for kind, a2, m2, ids, isz, k in self.acc:  # the writes first: which memories are written
+            if kind != _READ:
+                add(kind, a2, m2, ids, isz)
+        for kind, a2, m2, ids, isz, k in self.acc:  # then the reads of those
+            if kind == _READ and (k is None or int(cls_of[k]) in written):
+                add(kind, a2, m2, ids, isz)
         for c in sorted(written):
             entries = [e for e in info if e[5] == c or e[5] is None]
             if all(e[5] is not None for e in entries) and self._spans_disjoint(entries):
@@ -501,19 +511,31 @@ class BatchBuilder(InterpreterBuilder):
         addrs = _to_lead(addrs, lead)
         if act is not None:
             act = np.broadcast_to(act, addrs.shape)
-        self.session.log(_READ, addrs, act, self.ids, numerics.itemsize(elt))
         if "_scratch" in self.__dict__:
             self._check_scratch(addrs, act, numerics.itemsize(elt))
-        return super()._load(addrs, act, other, elt, ret_ty, block_ptr)
+        self.memory.resolved = []
+        out = super()._load(addrs, act, other, elt, ret_ty, block_ptr)
+        self.session.log(_READ, addrs, act, self.ids, numerics.itemsize(elt), self._region())
+        return out
+
+    def _region(self):
+        """The one region the access just made lies in, or None."""
+        ks, self.memory.resolved = self.memory.resolved, None
+        if ks and ks[0] is not None and all(k == ks[0] for k in ks):
+            return ks[0]
+        return None
 
     def _store(self, addrs, value, active, elt, block_ptr=False):
         addrs = np.asarray(addrs, dtype=np.int64)
         addrs = _to_lead(addrs, self.P)
         act = None if active is None else np.broadcast_to(np.asarray(active, dtype=np.bool_), addrs.shape)
-        self.session.log(_WRITE, addrs, act, self.ids, numerics.itemsize(elt))
         if "_scratch" in self.__dict__:
             self._check_scratch(addrs, act, numerics.itemsize(elt))
-        super()._store(addrs, value, act, elt, block_ptr)
+        self.memory.resolved = []
+        try:
+            super()._store(addrs, value, act, elt, block_ptr)
+        finally:  # logged even when it raised: some of it may be written (and is undone)
+            self.session.log(_WRITE, addrs, act, self.ids, numerics.itemsize(elt), self._region())
 
     def make_block_ptr(self, base, shape, strides, offsets, order, ret_ty):
         raise Unbatchable("block pointers")
@@ -532,10 +554,13 @@ class BatchBuilder(InterpreterBuilder):
         shape = addrs.shape
         val = [np.broadcast_to(np.asarray(v), shape) for v in val]
         act = None if mask is None else np.broadcast_to(np.asarray(mask, dtype=np.bool_), shape)
-        self.session.log(_ATOMIC, addrs, act, self.ids, numerics.itemsize(ret_ty.scalar))
         if "_scratch" in self.__dict__:
             self._check_scratch(addrs, act, numerics.itemsize(ret_ty.scalar))
-        return super()._atomic(kind_op, addrs, val, act, ret_ty, step)
+        self.memory.resolved = []
+        try:
+            return super()._atomic(kind_op, addrs, val, act, ret_ty, step)
+        finally:
+            self.session.log(_ATOMIC, addrs, act, self.ids, numerics.itemsize(ret_ty.scalar), self._region())
 
     # ------------------------------------------------------------ compute
     def reduce(self, inputs, axis, combine, ret_tys, kind):
@@ -636,6 +661,7 @@ def _run_batch(memory, grid3, name, ids, fn, args):
         return False, e, session
     finally:
         memory.undo_log = None
+        memory.resolved = None
 
 
 def run_launch(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder):

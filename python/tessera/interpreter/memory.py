@@ -101,6 +101,9 @@ class Memory:
         # storage dtype, byte offsets, alignment and the values it overwrites to, so that the
         # batch can be undone.
         self.undo_log = None
+        # While a batch runs: the region index of each access resolved into one region (None for
+        # several), so that its check can pass over accesses to memory nobody writes.
+        self.resolved = None
 
     # ------------------------------------------------------------ registration
     def register(self, name, obj, elt):
@@ -140,6 +143,8 @@ class Memory:
             if 0 <= k < n and k == ((a_hi + HALF) >> SHIFT) - 1:
                 r = self.regions[k]
                 if a_lo - r.base >= r.lo and a_hi - r.base + isz <= r.hi:
+                    if self.resolved is not None:
+                        self.resolved.append(k)
                     return k, addrs - r.base
         k = ((addrs + HALF) >> SHIFT) - 1
         valid = (k >= 0) & (k < n)
@@ -153,6 +158,8 @@ class Memory:
         if bad.any():
             i = int(np.argmax(bad))
             self._raise(int(addrs[i]), bool(valid[i]), int(ki[i]), int(boff[i]), kind, pid)
+        if self.resolved is not None:
+            self.resolved.append(None)
         return ki, boff
 
     def _raise(self, addr, valid, k, boff, kind, pid):
