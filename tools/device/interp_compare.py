@@ -106,10 +106,13 @@ def _cases(impl, torch):
 
 
 def worker(impl, out_json, out_tensors, repeats, only):
-    os.environ["TESSERA_INTERPRET" if impl == "tessera" else "TRITON_INTERPRET"] = "1"
+    base = impl.split("-")[0]  # tessera-serial: Tessera's interpreter with TESSERA_INTERPRET_BATCH=0
+    os.environ["TESSERA_INTERPRET" if base == "tessera" else "TRITON_INTERPRET"] = "1"
+    if impl == "tessera-serial":
+        os.environ["TESSERA_INTERPRET_BATCH"] = "0"
     import torch
     res = {"impl": impl, "python": sys.version.split()[0], "torch": torch.__version__, "cases": []}
-    if impl == "tessera":
+    if base == "tessera":
         import tessera
         from tessera import interpreter
         res["version"] = tessera.__version__
@@ -120,7 +123,7 @@ def worker(impl, out_json, out_tensors, repeats, only):
     import numpy
     res["numpy"] = numpy.__version__
     saved = {}
-    for name, group, make, kernel in _cases(impl, torch):
+    for name, group, make, kernel in _cases(base, torch):
         if only and name not in only:
             continue
         rec = {"case": name, "group": group}
@@ -144,7 +147,7 @@ def worker(impl, out_json, out_tensors, repeats, only):
                 d["launch"]()
                 more.append(time.perf_counter() - t0)
             rec["best_s"] = min([rec["second_s"]] + more)
-            if impl == "tessera" and kernel is not None:
+            if base == "tessera" and kernel is not None:
                 rec["launch"] = interpreter.last_launch(kernel)
             for i, t in enumerate(outs):
                 saved[f"{name}|{i}"] = t
@@ -183,7 +186,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.environ.get("OUT", "/tmp/out"))
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--impls", nargs="+", default=["tessera", "triton"])
+    ap.add_argument("--impls", nargs="+", default=["tessera", "triton"],
+                    help="tessera, triton, tessera-serial (TESSERA_INTERPRET_BATCH=0)")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--worker")
     ap.add_argument("--json")
@@ -264,7 +268,8 @@ def _table(report, impls):
     lines = [f"interpreters on {report['cpu']} ({report['nproc']} CPUs), commit {report['commit']}",
              "wall time of the second launch (best of the later launches in brackets), CPU tensors", ""]
     hdr = f"{'case':<22}" + "".join(f"{impl + ' s':>22}" for impl in impls)
-    if len(impls) == 2:
+    pair = "tessera" in impls and "triton" in impls
+    if pair:
         hdr += f"{'speedup':>9}  results"
     lines.append(hdr)
     for r in report["cases"]:
@@ -276,7 +281,7 @@ def _table(report, impls):
             else:
                 cell = "error"
             line += f"{cell:>22}"
-        if len(impls) == 2 and all("second_s" in r.get(i, {}) for i in impls):
+        if pair and all("second_s" in r.get(i, {}) for i in ("tessera", "triton")):
             line += f"{r['triton']['second_s'] / r['tessera']['second_s']:>8.1f}x"
             same = r.get("same") or []
             line += "  " + ("bytes equal" if same and all(x == "equal" for x in same) else "; ".join(same))

@@ -204,10 +204,10 @@ def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, check=None
             wrapped[name] = v
         else:
             wrapped[name] = _wrap_arg(name, v, memory)
+    consts = {n: v for n, v in wrapped.items() if n in jit_fn.constexpr_names}
+    types = {n: _arg_type(v) for n, v in wrapped.items() if n not in jit_fn.constexpr_names}
+    key = _language_check_key(jit_fn, types, consts)
     if check is not None:
-        consts = {n: v for n, v in wrapped.items() if n in jit_fn.constexpr_names}
-        types = {n: _arg_type(v) for n, v in wrapped.items() if n not in jit_fn.constexpr_names}
-        key = _language_check_key(jit_fn, types, consts)
         checked = jit_fn.__dict__.setdefault("_interpreter_checked", set())
         if key is None or key not in checked:
             check(jit_fn, types, consts)
@@ -223,10 +223,10 @@ def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, check=None
     cap = batch.setting()
     total = grid3[0] * grid3[1] * grid3[2]
     verify = batch.verifying()
-    why = batch.serial_reason(jit_fn, cap, total, observing, hooks.profiler() is not None, verify)
+    why = batch.serial_reason(jit_fn, key, cap, total, observing, hooks.profiler() is not None, verify)
     if why is None:
         run = batch.run_verified if verify else batch.run_launch
-        stats = run(jit_fn, fn, wrapped, memory, grid3, cap, builder)
+        stats = run(jit_fn, key, fn, wrapped, memory, grid3, cap, builder)
     else:
         run_programs(builder, grid3, lambda: fn(**wrapped), profile_name=jit_fn.__name__)
         stats = batch.launch_stats(serial=total, fallback=why)

@@ -33,8 +33,11 @@ How it works
   * Not batched (serial from the start): launches observed by clients (tracers, the sanitizer,
     pictures: they see per-program events), launches under a profiling session, launches of one
     program, and, from the op that needs them onwards (the batch is undone and run serially;
-    later launches of the kernel stay serial): tl.device_print, tl.static_print and print,
-    block pointers (tl.make_block_ptr), global scratch memory.
+    later launches of the kernel stay serial), kernels that print on the host per program:
+    tl.device_print, tl.static_print and Python's print.
+  * Block pointers hold a base, sizes, strides and offsets per program; global scratch memory
+    (tl.extra.global_scratch) is one buffer with a slice per program, each program checked to
+    stay inside its slice (anything else runs serially, where it is out of bounds).
   * TESSERA_INTERPRET_BATCH=0 runs every launch serially; a number N > 1 caps a batch at N
     programs (default 4096; a batch also holds at most about 2**20 elements per handle, sized
     from the previous batch).
@@ -105,7 +108,7 @@ def launch_stats(batches=0, runs=0, batched=0, serial=0, fallback=None):
     return {"batches": batches, "runs": runs, "batched": batched, "serial": serial, "fallback": fallback}
 
 
-def serial_reason(jit_fn, cap, total, observing, profiling, verify):
+def serial_reason(jit_fn, key, cap, total, observing, profiling, verify):
     """Why a launch runs serially from the start, or None (batched)."""
     if cap == 0:
         return "TESSERA_INTERPRET_BATCH=0"
@@ -115,7 +118,7 @@ def serial_reason(jit_fn, cap, total, observing, profiling, verify):
         return "profiling"
     if total == 1 and not verify:
         return "one program"
-    return jit_fn.__dict__.get("_interpreter_unbatchable")
+    return jit_fn.__dict__.get("_interpreter_unbatchable", {}).get(key)
 
 
 # ------------------------------------------------------------------ arguments
@@ -365,6 +368,29 @@ class _Session:
 # ------------------------------------------------------------------ the builder
 
 
+class BatchBlockPtr(BlockPtr):
+    """A block pointer of a group of programs: base, sizes, strides and offsets as int64 vectors
+    (one per program, or one for all)."""
+
+    __slots__ = ()
+
+    def __init__(self, base, shape, strides, offsets, order, block_shape, elt):
+        self.base = base
+        self.shape = list(shape)
+        self.strides = list(strides)
+        self.offsets = list(offsets)
+        self.order = tuple(order)
+        self.block_shape = tuple(block_shape)
+        self.elt = elt
+
+    def advanced(self, deltas):
+        offs = [((o + d + 2**31) % 2**32) - 2**31 for o, d in zip(self.offsets, deltas)]  # int32 wrap
+        return BatchBlockPtr(self.base, self.shape, self.strides, offs, self.order, self.block_shape, self.elt)
+
+    def __repr__(self):
+        return f"BatchBlockPtr(offsets={self.offsets}, block_shape={list(self.block_shape)})"
+
+
 def _common_lead(*arrays):
     return max((a.shape[0] for a in arrays if a is not None and np.ndim(a)), default=1)
 
@@ -398,7 +424,7 @@ class BatchBuilder(InterpreterBuilder):
     def _per_program(self, t):
         h = t.handle
         if isinstance(h, BlockPtr):
-            raise Unbatchable("block pointers")
+            raise Unbatchable("a block pointer converted to a Python value")
         a = np.asarray(h)
         tshape = tuple(t.shape)
         if a.ndim != len(tshape) + 1 or a.shape[1:] != tshape or int(np.prod(tshape, dtype=np.int64)) != 1:
@@ -406,6 +432,8 @@ class BatchBuilder(InterpreterBuilder):
         return a.reshape(a.shape[0])
 
     def tensor_to_bool(self, t):
+        if isinstance(t.handle, BlockPtr):
+            return True
         v = self._per_program(t)
         truth = v if v.dtype == np.bool_ else (v != 0)
         if truth.shape[0] == 1 or truth.all() or not truth.any():
@@ -538,16 +566,38 @@ class BatchBuilder(InterpreterBuilder):
             self.session.log(_WRITE, addrs, act, self.ids, numerics.itemsize(elt), self._region())
 
     def make_block_ptr(self, base, shape, strides, offsets, order, ret_ty):
-        raise Unbatchable("block pointers")
+        blk = ret_ty.element_ty
+
+        def vec(h):
+            return signed_view(np.asarray(h)).astype(np.int64).reshape(-1)
+        return BatchBlockPtr(np.asarray(base, dtype=np.int64).reshape(-1), [vec(s) for s in shape],
+                             [vec(s) for s in strides], [vec(o) for o in offsets], order, blk.shape,
+                             blk.element_ty)
 
     def advance(self, ptr, offsets, ret_ty):
-        raise Unbatchable("block pointers")
+        return ptr.advanced([signed_view(np.asarray(o)).astype(np.int64).reshape(-1) for o in offsets])
 
-    def load_block(self, ptr, boundary_check, padding, ret_ty, cache, evict, volatile):
-        raise Unbatchable("block pointers")
-
-    def store_block(self, ptr, value, boundary_check, cache, evict):
-        raise Unbatchable("block pointers")
+    def _block_addrs(self, bp, boundary_check):
+        if not isinstance(bp, BatchBlockPtr):
+            raise Unbatchable("a block pointer made outside the batch")
+        isz = numerics.itemsize(bp.elt)
+        rank = len(bp.block_shape)
+        col = (-1,) + (1,) * rank
+        addrs = bp.base.reshape(col)
+        mask = None
+        for d in range(rank):
+            shp = [1] * (rank + 1)
+            shp[d + 1] = bp.block_shape[d]
+            idx = bp.offsets[d].reshape(col) + np.arange(bp.block_shape[d], dtype=np.int64).reshape(shp)
+            addrs = addrs + idx * (bp.strides[d].reshape(col) * np.int64(isz))
+            if d in boundary_check:
+                ok = (idx >= 0) & (idx < bp.shape[d].reshape(col))
+                mask = ok if mask is None else (mask & ok)
+        full = (addrs.shape[0],) + tuple(bp.block_shape)
+        addrs = np.broadcast_to(addrs, full)
+        if mask is not None:
+            mask = np.broadcast_to(mask, full)
+        return addrs, mask
 
     def _atomic(self, kind_op, ptr, val, mask, ret_ty, step):
         addrs = _to_lead(np.asarray(ptr, dtype=np.int64), self.P)
@@ -664,7 +714,7 @@ def _run_batch(memory, grid3, name, ids, fn, args):
         memory.resolved = None
 
 
-def run_launch(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder):
+def run_launch(jit_fn, key, fn, wrapped, memory, grid3, cap, serial_builder):
     """Runs a launch batched where it can (see the module docstring). Returns a dict of what
     happened: batches, programs run batched and serially, and why batching stopped."""
     total = grid3[0] * grid3[1] * grid3[2]
@@ -689,7 +739,7 @@ def run_launch(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder):
         if not ok:
             stats["fallback"] = why.reason if isinstance(why, Unbatchable) else type(why).__name__.lstrip("_")
             if isinstance(why, Unbatchable):
-                jit_fn.__dict__["_interpreter_unbatchable"] = why.reason
+                jit_fn.__dict__.setdefault("_interpreter_unbatchable", {})[key] = why.reason
             serial(start, total)
             break
         stats["batches"] += 1
@@ -700,12 +750,12 @@ def run_launch(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder):
     return stats
 
 
-def run_verified(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder):
+def run_verified(jit_fn, key, fn, wrapped, memory, grid3, cap, serial_builder):
     """run_launch, then the same launch serially from the same memory; raises AssertionError
     naming the argument whose bytes differ."""
     regions = list(memory.regions)
     before = [r.buf.copy() for r in regions]
-    stats = run_launch(jit_fn, fn, wrapped, memory, grid3, cap, serial_builder)
+    stats = run_launch(jit_fn, key, fn, wrapped, memory, grid3, cap, serial_builder)
     if stats["batched"] == 0 and stats["fallback"] in ("tl.device_print", "tl.static_print", "print"):
         return stats  # ran serially, printing: running it again would print twice
     after = [r.buf.copy() for r in regions]

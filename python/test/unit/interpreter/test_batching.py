@@ -135,10 +135,7 @@ def test_conformance_batched_equals_serial(monkeypatch):
             res[mode] = ([_bytes(t) for t in ts], interpreter.last_launch(mod.KERNELS[name]))
         assert res["0"][0] == res["1"][0], name
         st = res["1"][1]
-        if name == "block_ptr":
-            assert st["fallback"] == "block pointers", st
-        else:
-            assert st["fallback"] is None and st["serial"] == 0 and st["batched"] > 1, (name, st)
+        assert st["fallback"] is None and st["serial"] == 0 and st["batched"] > 1, (name, st)
     monkeypatch.delenv("TESSERA_INTERPRET_BATCH")
 
 
@@ -376,19 +373,25 @@ def test_prints_run_serially(monkeypatch, capfd, mode, reason):
 
 
 @jit
-def bp_kernel(X, Y, N):
+def bp_kernel(X, Y, M, N, BM: tl.constexpr, BN: tl.constexpr):
     pid = tl.program_id(0)
-    xb = tl.make_block_ptr(X, shape=(N,), strides=(1,), offsets=(pid * 16,), block_shape=(16,), order=(0,))
-    tl.store(Y + pid * 16 + tl.arange(0, 16), tl.load(xb, boundary_check=(0,), padding_option="zero") * 2)
+    xb = tl.make_block_ptr(X, shape=(M, N), strides=(N, 1), offsets=(pid * BM, 0), block_shape=(BM, BN),
+                           order=(1, 0))
+    yb = tl.make_block_ptr(Y, shape=(N, M), strides=(M, 1), offsets=(0, pid * BM), block_shape=(BN, BM),
+                           order=(1, 0))
+    for _ in range(0, tl.cdiv(N, BN)):
+        t = tl.load(xb, boundary_check=(0, 1), padding_option="nan")
+        tl.store(yb, tl.trans(t) * 2, boundary_check=(0, 1))
+        xb = tl.advance(xb, (0, BN))
+        yb = tl.advance(yb, (BN, 0))
 
 
-def test_block_pointers_run_serially(monkeypatch):
-    sa, ba, st = both(monkeypatch, bp_kernel, (4,), lambda: [torch.arange(60, dtype=torch.float32),
-                                                               torch.zeros(64), 60])
-    assert st["fallback"] == "block pointers"
-    want = torch.cat([torch.arange(60, dtype=torch.float32) * 2, torch.zeros(4)])
-    assert torch.equal(ba[1], want)
-    bp_kernel.__dict__.pop("_interpreter_unbatchable", None)
+def test_block_pointers_batched(monkeypatch):
+    def make():
+        return [torch.arange(37 * 45, dtype=torch.float32), torch.full((45 * 37,), -1.0), 37, 45]
+    sa, ba, st = both(monkeypatch, bp_kernel, (5,), make, BM=8, BN=16)
+    assert st["fallback"] is None and st["batched"] == 5
+    assert torch.equal(ba[1].view(45, 37), (torch.arange(37 * 45, dtype=torch.float32).view(37, 45) * 2).t())
 
 
 @jit
