@@ -273,6 +273,8 @@ class InterpreterBuilder(BuilderProtocol):
 
     def splat(self, h, ret_ty):
         a = _cv(h, ret_ty)
+        if a.ndim == 0:
+            return _wrap(np.full(ret_ty.shape, a, dtype=a.dtype), ret_ty)
         return _wrap(np.ascontiguousarray(np.broadcast_to(a, ret_ty.shape)), ret_ty)
 
     def broadcast(self, h, ret_ty):

@@ -110,18 +110,23 @@ _SIGNED = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
+_COMPUTE_DT = {k: np.dtype(v) for k, v in _COMPUTE.items()}
+_STORAGE_DT = {k: np.dtype(v) for k, v in _STORAGE.items()}
+_INT64 = np.dtype(np.int64)
+
+
 def np_dtype(ty):
     """The numpy dtype of a handle of language type `ty` (scalar, block or pointer)."""
     ty = ty.scalar
     if ty.is_ptr():
-        return np.dtype(np.int64)
-    return np.dtype(_COMPUTE[ty.name])
+        return _INT64
+    return _COMPUTE_DT[ty.name]
 
 
 def storage_dtype(ty):
     if ty.is_ptr():
-        return np.dtype(np.int64)
-    return np.dtype(_STORAGE[ty.name])
+        return _INT64
+    return _STORAGE_DT[ty.name]
 
 
 def itemsize(ty):

@@ -285,6 +285,9 @@ class shape_tuple(tuple):
         return repr(tuple(self))
 
 
+_NO_SHAPE = shape_tuple()  # a scalar's shape (immutable, shared)
+
+
 class block_type(dtype):
     """A tensor type: a static shape of elements of a scalar type."""
 
@@ -489,7 +492,7 @@ class tensor:
         self.handle = handle
         self.type = type
         self.dtype = type.scalar
-        self.shape = type.shape if type.is_block() else shape_tuple()
+        self.shape = type.shape if type.is_block() else _NO_SHAPE
         self.numel = type.numel if type.is_block() else 1
 
     def __repr__(self):

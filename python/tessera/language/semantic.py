@@ -111,10 +111,10 @@ def _block(ty, shape):
 def broadcast_to_shape(x, shape):
     """Broadcast `x` (scalar or block) to `shape` (numpy rules)."""
     shape = tuple(shape)
-    if not shape:
-        if x.shape:
-            raise ValueError(f"cannot broadcast a tensor of shape {_shape_str(x.shape)} to a scalar")
+    if tuple.__eq__(x.shape, shape):  # the common case, without shape_tuple's normalizing __eq__
         return x
+    if not shape:
+        raise ValueError(f"cannot broadcast a tensor of shape {_shape_str(x.shape)} to a scalar")
     b = current_builder()
     if not x.shape:
         ty = block_type(x.dtype, shape)
@@ -156,6 +156,8 @@ def broadcast_shapes(a, b):
 
 
 def broadcast_values(a, b):
+    if tuple.__eq__(a.shape, b.shape):
+        return a, b
     shape = broadcast_shapes(a.shape, b.shape)
     return broadcast_to_shape(a, shape), broadcast_to_shape(b, shape)
 
@@ -169,7 +171,7 @@ def cast(x, dst, rounding=None):
     if not isinstance(dst, dtype) or dst.is_block():
         raise TypeError(f"cast target must be a scalar dtype, got {dst!r}")
     src = x.dtype
-    if src == dst:
+    if src is dst or src == dst:
         return x
     b = current_builder()
     ret = _block(dst, x.shape)
