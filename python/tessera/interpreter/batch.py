@@ -148,7 +148,9 @@ class _Session:
 
     def __init__(self, memory):
         self.memory = memory
-        self.undo = []   # memory.write appends (region, sd, rel, aligned, old raw values)
+        # memory.write appends (region, storage dtype, element indices (aligned) or byte offsets,
+        # aligned, the raw values it overwrote)
+        self.undo = []
         # (kind, addrs (L, n) int64, mask (L, n) bool or None, ids, itemsize, the one region all
         # the addresses lie in or None)
         self.acc = []
@@ -161,9 +163,9 @@ class _Session:
     def rollback(self, mark=(0, 0)):
         u, a = mark
         for r, sd, rel, aligned, old in reversed(self.undo[u:]):
-            if aligned:
-                r.typed(sd)[rel // sd.itemsize] = old
-            else:
+            if aligned:  # rel: element indices
+                r.typed(sd)[rel] = old
+            else:  # rel: byte offsets
                 idx = rel[:, None] + np.arange(sd.itemsize, dtype=np.int64)
                 r.buf[idx] = old.view(np.uint8).reshape(-1, sd.itemsize)
         del self.undo[u:]

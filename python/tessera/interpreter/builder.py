@@ -578,11 +578,16 @@ class InterpreterBuilder(BuilderProtocol):
         elt = ret_ty.scalar.element_ty
         isz = numerics.itemsize(elt)
         off = np.asarray(offset)
-        if off.dtype == np.bool_:
-            off = off.astype(np.int64)
-        off = off.astype(np.int64) if off.dtype != np.int64 else off
+        p = np.asarray(ptr, dtype=np.int64)
         with numerics.quiet():
-            return make_ptr(np.asarray(ptr, dtype=np.int64) + off * np.int64(isz), elt)
+            res = off.astype(np.int64)  # a new array (wrapping int64 arithmetic in place below)
+            if isz != 1:
+                np.multiply(res, np.int64(isz), out=res)
+            if res.shape == np.broadcast_shapes(res.shape, p.shape):
+                np.add(res, p, out=res)
+            else:
+                res = p + res
+            return make_ptr(res, elt)
 
     def _emit_access(self, cls, addrs, active, elt, block_ptr=False, op=None):
         filename, lineno = source.user_location()

@@ -98,8 +98,8 @@ class Memory:
         self._los = np.zeros(0, dtype=np.int64)
         self._his = np.zeros(0, dtype=np.int64)
         # While a batch of programs runs (batch.py): a list that each write appends its region,
-        # storage dtype, byte offsets, alignment and the values it overwrites to, so that the
-        # batch can be undone.
+        # storage dtype, element indices (aligned) or byte offsets, alignment and the values it
+        # overwrites to, so that the batch can be undone.
         self.undo_log = None
         # While a batch runs: the region index of each access resolved into one region (None for
         # several), so that its check can pass over accesses to memory nobody writes.
@@ -200,6 +200,30 @@ class Memory:
     def _aligned(rel, isz):
         return isz == 1 or not (rel & (isz - 1)).any()
 
+    def _fast_index(self, addrs, isz):
+        """(region, element indices) when every address lies inside one region and is a multiple
+        of the element size from its start (the common case: few passes over the addresses),
+        else None."""
+        n = len(self.regions)
+        if not n:
+            return None
+        a_lo, a_hi = int(addrs.min()), int(addrs.max())
+        k = ((a_lo + HALF) >> SHIFT) - 1
+        if not (0 <= k < n and k == ((a_hi + HALF) >> SHIFT) - 1):
+            return None
+        r = self.regions[k]
+        start = r.base + r.lo
+        if a_lo < start or a_hi + isz > r.base + r.hi:
+            return None
+        if isz > 1 and (start & (isz - 1) or (addrs & (isz - 1)).any()):
+            return None
+        idx = addrs - start
+        if isz > 1:
+            np.right_shift(idx, isz.bit_length() - 1, out=idx)
+        if self.resolved is not None:
+            self.resolved.append(k)
+        return r, idx
+
     def read(self, addrs, sd, kind, pid):
         """Raw storage values (dtype `sd`) at the 1-D int64 virtual addresses `addrs`."""
         sd = np.dtype(sd)
@@ -207,6 +231,9 @@ class Memory:
         addrs = np.asarray(addrs, dtype=np.int64).reshape(-1)
         if len(addrs) == 0:
             return np.empty(0, dtype=sd)
+        fast = self._fast_index(addrs, isz)
+        if fast is not None:
+            return fast[0].typed(sd)[fast[1]]
         ki, boff = self._resolve(addrs, isz, kind, pid)
         groups = self._groups(ki)
         if len(groups) == 1:
@@ -234,23 +261,32 @@ class Memory:
         addrs = np.asarray(addrs, dtype=np.int64).reshape(-1)
         if len(addrs) == 0:
             return
+        fast = self._fast_index(addrs, isz)
+        if fast is not None:
+            r, idx = fast
+            if r.readonly:
+                raise ValueError(f"cannot {kind} into argument '{r.name}': the numpy array is read-only")
+            view = r.typed(sd)
+            if self.undo_log is not None:
+                self.undo_log.append((r, sd, idx, True, view[idx]))
+            view[idx] = raw
+            return
         ki, boff = self._resolve(addrs, isz, kind, pid)
         for r, sel in self._groups(ki):
             if r.readonly:
                 raise ValueError(f"cannot {kind} into argument '{r.name}': the numpy array is read-only")
             rel = (boff if sel is None else boff[sel]) - r.lo
             vals = raw if sel is None else raw[sel]
-            aligned = self._aligned(rel, isz)
-            if self.undo_log is not None:
-                if aligned:
-                    old = r.typed(sd)[rel // isz]
-                else:
-                    old = np.ascontiguousarray(r.buf[rel[:, None] + np.arange(isz, dtype=np.int64)]).view(sd)
-                self.undo_log.append((r, sd, rel, aligned, old.reshape(-1)))
-            if aligned:
-                r.typed(sd)[rel // isz] = vals
+            if self._aligned(rel, isz):
+                idx = rel // isz
+                if self.undo_log is not None:
+                    self.undo_log.append((r, sd, idx, True, r.typed(sd)[idx]))
+                r.typed(sd)[idx] = vals
             else:
                 idx = rel[:, None] + np.arange(isz, dtype=np.int64)
+                if self.undo_log is not None:
+                    old = np.ascontiguousarray(r.buf[idx]).view(sd).reshape(-1)
+                    self.undo_log.append((r, sd, rel, False, old))
                 r.buf[idx] = vals.view(np.uint8).reshape(-1, isz)
 
     # ------------------------------------------------------------ for instrumentation
