@@ -16,6 +16,11 @@ How it works
     value, the writes of the run so far are undone, and each group runs again from the start
     (always the group holding the lowest program id next). A batch that splits into too many
     groups runs serially instead.
+  * A `while` loop whose test differs between programs (assign.py routes `while` tests here)
+    does not split the batch: the loop goes on while any program does; programs leave it one by
+    one (self.active: from then on their loads, stores and atomics are masked off and their
+    assertions not checked) and after the loop get back the values their variables had when
+    they left. Loops that return, or assign anything but plain names, split instead.
   * The batch keeps an undo log of every byte it overwrites, and a log of every access (addresses,
     masks, program ids). At its end the accesses are checked: programs of a batch run in
     lockstep, so the result equals the serial one when no program reads or writes what another
@@ -404,10 +409,30 @@ def _to_lead(a, lead):
     return np.broadcast_to(a, (lead,) + a.shape[1:])
 
 
+_MISSING = object()
+
+
+class _WhileState:
+    """A `while` loop of a group: the programs running at its entry (None: all), the names its
+    body assigns, and once programs disagree on its test, those still looping and the values of
+    the variables each program had when it left."""
+
+    __slots__ = ("entry", "names", "predicated", "running", "frozen", "first_keys")
+
+    def __init__(self, entry, names):
+        self.entry = entry
+        self.names = names
+        self.predicated = False
+        self.running = None
+        self.frozen = None
+        self.first_keys = None
+
+
 class BatchBuilder(InterpreterBuilder):
     """The interpreter's builder for a group of programs at once (see the module docstring)."""
 
     batched = True
+    active = None  # while programs have left a loop: a bool per program, True for those running
 
     def __init__(self, memory, grid, kernel_name, ids, session):
         super().__init__(memory, grid, kernel_name)
@@ -433,14 +458,31 @@ class BatchBuilder(InterpreterBuilder):
             raise Unbatchable("a conversion to Python of a value that is not one scalar per program")
         return a.reshape(a.shape[0])
 
+    def _keys_agree(self, keys):
+        """Whether the programs running now (all, or those self.active marks) agree on `keys`
+        (one per program, or one for all); else _Divergent, with the programs not running given
+        the first running one's key (they join its group)."""
+        if keys.shape[0] == 1:
+            return True
+        act = self.active
+        sel = keys if act is None else keys[act]
+        if sel.shape[0] == 0 or (sel == sel[0]).all():
+            return True
+        if act is not None:
+            keys = keys.copy()
+            keys[~act] = sel[0]
+        raise _Divergent(keys)
+
+    def _first_running(self):
+        return 0 if self.active is None else int(np.argmax(self.active))
+
     def tensor_to_bool(self, t):
         if isinstance(t.handle, BlockPtr):
             return True
         v = self._per_program(t)
         truth = v if v.dtype == np.bool_ else (v != 0)
-        if truth.shape[0] == 1 or truth.all() or not truth.any():
-            return bool(truth[0])
-        raise _Divergent(truth)
+        self._keys_agree(truth)
+        return bool(truth[0 if truth.shape[0] == 1 else self._first_running()])
 
     def tensor_to_python(self, t):
         v = self._per_program(t)
@@ -450,9 +492,86 @@ class BatchBuilder(InterpreterBuilder):
                 keys = keys.view(numerics._UNSIGNED[keys.dtype.itemsize])
             elif keys.dtype == np.bool_:
                 keys = keys.view(np.uint8)
-            if not (keys == keys[0]).all():
-                raise _Divergent(keys)
+            self._keys_agree(keys)
+            i = self._first_running()
+            v = v[i:i + 1]
         return super().tensor_to_python(core.tensor(v[:1].reshape(()), t.type))
+
+    # ------------------------------------------------------------ while loops, programs leaving one by one
+    def while_enter(self, names):
+        return _WhileState(self.active, names)
+
+    def _truth_rows(self, cond):
+        """A `while` test as one truth value per program (length P)."""
+        if isinstance(cond, core.tensor) and not isinstance(cond.handle, BlockPtr):
+            v = self._per_program(cond)
+            truth = v if v.dtype == np.bool_ else (v != 0)
+            return np.broadcast_to(truth, (self.P,))
+        return np.full(self.P, bool(cond))
+
+    def while_check(self, st, cond, frame):
+        truth = self._truth_rows(cond)
+        if not st.predicated:
+            act = self.active
+            sel = truth if act is None else truth[act]
+            if sel.shape[0] == 0 or sel.all() or not sel.any():  # the running programs agree
+                return bool(sel[0]) if sel.shape[0] else False
+            # they do not: go on with those that stay, remembering the variables of those that leave
+            keys = truth.copy()
+            if act is not None:
+                keys[~act] = sel[0]
+            st.first_keys = keys
+            running = np.ones(self.P, dtype=bool) if act is None else act.copy()
+            st.frozen = self._snapshot(frame.f_locals, st)
+            st.predicated = True
+            st.running = running & truth
+            self.active = st.running
+            return True
+        leaving = st.running & ~truth
+        if leaving.any():
+            self._freeze(frame.f_locals, st, leaving)
+        st.running = st.running & truth
+        if not st.running.any():
+            self.active = st.entry
+            return False
+        self.active = st.running
+        return True
+
+    def _snapshot(self, f_locals, st):
+        frozen = {}
+        for name in st.names:
+            if name not in f_locals:
+                continue  # first assigned inside the loop: not a value the loop carries
+            v = f_locals[name]
+            if isinstance(v, core.tensor) and isinstance(v.handle, np.ndarray) and \
+                    v.handle.ndim == len(v.shape) + 1:
+                h = v.handle
+                frozen[name] = [v.type, np.array(np.broadcast_to(np.asarray(h), (self.P,) + h.shape[1:]))]
+            else:
+                frozen[name] = [None, v]
+        return frozen
+
+    def _freeze(self, f_locals, st, leaving):
+        for name, slot in st.frozen.items():
+            v = f_locals.get(name, _MISSING)
+            ty, kept = slot
+            if ty is None:
+                if v is not kept:  # a value other than a tensor changed: split the batch instead
+                    raise _Divergent(st.first_keys)
+                continue
+            if not (isinstance(v, core.tensor) and isinstance(v.handle, np.ndarray) and v.type == ty):
+                raise _Divergent(st.first_keys)
+            h = np.asarray(v.handle)
+            kept[leaving] = np.broadcast_to(h, kept.shape)[leaving]
+
+    def while_exit(self, st):
+        if not st.predicated:
+            return {}
+        self.active = st.entry
+        out = {}
+        for name, (ty, kept) in st.frozen.items():
+            out[name] = kept if ty is None else core.tensor(_wrap(kept, ty), ty)
+        return out
 
     # ------------------------------------------------------------ constants and program ids
     def constant(self, value, ret_ty):
@@ -537,10 +656,11 @@ class BatchBuilder(InterpreterBuilder):
         addrs = np.asarray(addrs, dtype=np.int64)
         act = None if active is None else np.asarray(active, dtype=np.bool_)
         oth = None if (other is None or active is None) else np.asarray(other)
-        lead = _common_lead(addrs, act, oth)
+        lead = self.P if self.active is not None else _common_lead(addrs, act, oth)
         addrs = _to_lead(addrs, lead)
         if act is not None:
             act = np.broadcast_to(act, addrs.shape)
+        act = self._running(act, addrs.shape)
         if "_scratch" in self.__dict__:
             self._check_scratch(addrs, act, numerics.itemsize(elt))
         self.memory.resolved = []
@@ -555,10 +675,19 @@ class BatchBuilder(InterpreterBuilder):
             return ks[0]
         return None
 
+    def _running(self, act, shape):
+        """The lanes mask `act` (or None) of an access of `shape` (leading P) with the programs
+        that have left a loop masked off."""
+        if self.active is None:
+            return act
+        am = np.broadcast_to(self.active.reshape((self.P,) + (1,) * (len(shape) - 1)), shape)
+        return am if act is None else (act & am)
+
     def _store(self, addrs, value, active, elt, block_ptr=False):
         addrs = np.asarray(addrs, dtype=np.int64)
         addrs = _to_lead(addrs, self.P)
         act = None if active is None else np.broadcast_to(np.asarray(active, dtype=np.bool_), addrs.shape)
+        act = self._running(act, addrs.shape)
         if "_scratch" in self.__dict__:
             self._check_scratch(addrs, act, numerics.itemsize(elt))
         self.memory.resolved = []
@@ -606,6 +735,7 @@ class BatchBuilder(InterpreterBuilder):
         shape = addrs.shape
         val = [np.broadcast_to(np.asarray(v), shape) for v in val]
         act = None if mask is None else np.broadcast_to(np.asarray(mask, dtype=np.bool_), shape)
+        act = self._running(act, shape)
         if "_scratch" in self.__dict__:
             self._check_scratch(addrs, act, numerics.itemsize(ret_ty.scalar))
         self.memory.resolved = []
@@ -638,8 +768,11 @@ class BatchBuilder(InterpreterBuilder):
 
     def gather(self, src, index, axis, ret_ty):
         s, i = np.asarray(src), np.asarray(index)
-        lead = _common_lead(s, i)
-        return super().gather(_to_lead(s, lead), _to_lead(i, lead), axis + 1, ret_ty)
+        lead = self.P if self.active is not None else _common_lead(s, i)
+        s, i = _to_lead(s, lead), _to_lead(i, lead)
+        if self.active is not None:  # the indices of programs that left a loop are not checked
+            i = np.where(self._running(None, i.shape), i, np.zeros((), dtype=i.dtype))
+        return super().gather(s, i, axis + 1, ret_ty)
 
     def extern_elementwise(self, symbol, np_name, args, ret_ty, libname="", libpath="", pure=True):
         arrays = [np.asarray(a) for a in args]
@@ -652,8 +785,18 @@ class BatchBuilder(InterpreterBuilder):
     def device_print(self, prefix, handles, types, hex):
         raise Unbatchable("tl.device_print")
 
+    def _holds(self, cond):
+        c = np.asarray(cond, dtype=np.bool_)
+        if self.active is not None and c.ndim:
+            c = c | ~self._running(None, (self.P,) + c.shape[1:])
+        return bool(c.all())
+
+    def device_assert(self, cond, msg, cond_ty):
+        if not self._holds(cond):
+            raise AssertionError(msg)  # the serial run reports it with its program
+
     def assume(self, cond):
-        if not np.asarray(cond, dtype=np.bool_).all():
+        if not self._holds(cond):
             raise AssertionError("tl.assume")  # the serial run reports it with its program
 
 

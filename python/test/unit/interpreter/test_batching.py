@@ -201,18 +201,79 @@ def test_divergent_control_flow_splits_and_undoes(monkeypatch):
 
 
 @jit
-def steps_kernel(Out):
+def range_kernel(Out):
     pid = tl.program_id(0)
     k = 0
-    while k < pid:
+    for i in range(pid):  # a different trip count in every program
         k += 1
     tl.store(Out + pid, k)
 
 
 def test_too_many_groups_run_serially(monkeypatch):
-    sa, ba, st = both(monkeypatch, steps_kernel, (64,), lambda: [torch.zeros(64, dtype=torch.int32)])
+    sa, ba, st = both(monkeypatch, range_kernel, (64,), lambda: [torch.zeros(64, dtype=torch.int32)])
     assert st["fallback"] == "TooDivergent" and st["serial"] == 64
     assert torch.equal(ba[0], torch.arange(64, dtype=torch.int32))
+
+
+@jit
+def walk_kernel(X, N, Steps, Last, Trace, LIMIT: tl.constexpr):
+    # each program walks its own row until a zero: a `while` whose trip count differs by program
+    pid = tl.program_id(0)
+    p = X + pid * N
+    count = 0
+    last = tl.load(p)
+    v = last
+    while v != 0:
+        tl.device_assert(count < LIMIT, "walked too far")  # checked for the programs still walking
+        tl.store(Trace + pid * N + count, v * 10)          # stores of programs that left are off
+        last = v
+        count += 1
+        p += 1
+        v = tl.load(p)                                      # so are loads: they would run past the row
+        inner = 0
+        while inner < v % 3:                                # a nested loop, diverging too
+            inner += 1
+        tl.atomic_add(Steps + pid, inner)
+    tl.store(Last + pid, last + count * 1000)
+
+
+def test_divergent_while_loops_run_batched(monkeypatch):
+    N, P = 12, 16
+
+    def make():
+        g = torch.Generator().manual_seed(5)
+        x = torch.randint(1, 9, (P, N), generator=g, dtype=torch.int32)
+        for r in range(P):
+            x[r, (r * 5) % (N - 1)] = 0  # row r stops at a different place
+        x[:, N - 1] = 0
+        return [x.reshape(-1), N, torch.zeros(P, dtype=torch.int32), torch.zeros(P, dtype=torch.int32),
+                torch.zeros(P * N, dtype=torch.int32)]
+    sa, ba, st = both(monkeypatch, walk_kernel, (P,), make, LIMIT=N)
+    assert st["fallback"] is None and st["batched"] == P and st["runs"] == 1  # no split at all
+    x = ba[0].view(P, N)
+    for r in range(P):
+        n = int((x[r] != 0).int().cumprod(0).sum())
+        want_last = int(x[r, n - 1]) if n else int(x[r, 0])
+        assert int(ba[3][r]) == want_last + n * 1000
+        assert torch.equal(ba[4].view(P, N)[r, :n], x[r, :n] * 10) and not ba[4].view(P, N)[r, n:].any()
+        assert int(ba[2][r]) == int((x[r, 1:n + 1] % 3).sum())
+
+
+@jit
+def early_return_loop_kernel(Out):
+    pid = tl.program_id(0)
+    k = 0
+    while k < 10:
+        if k == pid % 4:
+            tl.store(Out + pid, k)
+            return
+        k += 1
+
+
+def test_a_loop_that_returns_splits_the_batch(monkeypatch):
+    sa, ba, st = both(monkeypatch, early_return_loop_kernel, (12,), lambda: [torch.full((12,), -1, dtype=torch.int32)])
+    assert st["fallback"] is None and st["runs"] > 1
+    assert torch.equal(ba[0], torch.arange(12, dtype=torch.int32) % 4)
 
 
 # ------------------------------------------------------------------ conflicts between programs
