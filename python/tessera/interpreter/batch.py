@@ -145,6 +145,19 @@ def _lead(v):
 
 # ------------------------------------------------------------------ the session of one batch
 
+_LOG_BUDGET = 1 << 23  # address elements a batch keeps in full before reads keep spans only
+
+
+def _row_spans(a2, m2):
+    """Per row (program) of addresses a2 (L, n) under mask m2: the smallest and largest active
+    address and whether any lane is active."""
+    if m2 is None:
+        return a2.min(axis=1), a2.max(axis=1), np.ones(a2.shape[0], dtype=bool)
+    lo = np.where(m2, a2, np.iinfo(np.int64).max).min(axis=1)
+    hi = np.where(m2, a2, np.iinfo(np.int64).min).max(axis=1)
+    return lo, hi, m2.any(axis=1)
+
+
 _READ, _WRITE, _ATOMIC = 0, 1, 2
 
 
@@ -161,12 +174,17 @@ class _Session:
         self.acc = []
         self.max_elems = 1
         self.runs = 0
+        self.logged = 0  # address elements kept
+        self.written_regions = set()
+        self.written_unknown = False
+        self.coarse = []  # reads kept as spans only: (ids, itemsize, region, row lo, row hi, rows active)
 
     def mark(self):
-        return len(self.undo), len(self.acc)
+        return len(self.undo), len(self.acc), len(self.coarse)
 
-    def rollback(self, mark=(0, 0)):
-        u, a = mark
+    def rollback(self, mark=(0, 0, 0)):
+        u, a, c = mark
+        del self.coarse[c:]
         for r, sd, rel, aligned, old in reversed(self.undo[u:]):
             if aligned:  # rel: element indices
                 r.typed(sd)[rel] = old
@@ -182,6 +200,20 @@ class _Session:
         m2 = None if mask is None else np.broadcast_to(mask, addrs.shape).reshape(lead, -1)
         if a2.shape[1] > self.max_elems:
             self.max_elems = a2.shape[1]
+        if kind != _READ:
+            if region is None:
+                self.written_unknown = True
+            else:
+                self.written_regions.add(region)
+        elif (region is not None and self.logged > _LOG_BUDGET and not self.written_unknown
+              and region not in self.written_regions):
+            # Past the budget, a read of memory nothing wrote yet keeps only each program's span:
+            # enough when the memory stays unwritten or the spans stay apart (else: serially).
+            lo, hi, act = _row_spans(a2, m2)
+            if act.any():
+                self.coarse.append((ids, isz, region, lo, hi + isz, act))
+            return
+        self.logged += a2.size
         self.acc.append((kind, a2, m2, ids, isz, region))
 
     # -------------------------------------------------------------- the check
@@ -211,13 +243,7 @@ class _Session:
         written = set()
 
         def add(kind, a2, m2, ids, isz):
-            if m2 is None:
-                lo, hi = a2.min(axis=1), a2.max(axis=1)
-                act = np.ones(a2.shape[0], dtype=bool)
-            else:
-                lo = np.where(m2, a2, big).min(axis=1)
-                hi = np.where(m2, a2, small).max(axis=1)
-                act = m2.any(axis=1)
+            lo, hi, act = _row_spans(a2, m2)
             if not act.any():
                 return
             k0 = ((int(lo[act].min()) + HALF) >> SHIFT) - 1
@@ -247,6 +273,11 @@ class _Session:
         for kind, a2, m2, ids, isz, k in self.acc:  # then the reads of those
             if kind == _READ and (k is None or int(cls_of[k]) in written):
                 add(kind, a2, m2, ids, isz)
+        for ids, isz, k, lo, hi, act in self.coarse:
+            c = int(cls_of[k])
+            if c in written:
+                d = shift[k]
+                info.append((_READ, None, None, ids, isz, c, lo + d, hi + d, act))
         for c in sorted(written):
             entries = [e for e in info if e[5] == c or e[5] is None]
             if all(e[5] is not None for e in entries) and self._spans_disjoint(entries):
@@ -264,7 +295,7 @@ class _Session:
         memory) are pairwise disjoint: then no program touches what another writes."""
         progs, los, his = [], [], []
         for kind, a2, m2, ids, isz, c, lo, hi, act in entries:
-            if a2.shape[0] == 1 and len(ids) > 1:  # the same addresses for every program of the group
+            if lo.shape[0] == 1 and len(ids) > 1:  # the same addresses for every program of the group
                 progs.append(ids)
                 los.append(np.broadcast_to(lo, ids.shape))
                 his.append(np.broadcast_to(hi, ids.shape))
@@ -289,6 +320,8 @@ class _Session:
         """Element-by-element check of the memory class `c` (real bytes [start, end))."""
         parts = []  # (kind, byte offsets from start, programs (-2: several), itemsize)
         for kind, real, m2, ids, isz, cc, lo, hi, act in entries:
+            if real is None:
+                raise _Conflict("spans of reads kept without their addresses overlap")
             L, n = real.shape
             if L == 1 and len(ids) > 1:
                 prog = np.full((1, n), -2, dtype=np.int64)  # every program of the group: several

@@ -530,3 +530,16 @@ def test_clients_and_the_switch_run_serially(monkeypatch):
     monkeypatch.setenv("TESSERA_INTERPRET_BATCH", "many")
     with pytest.raises(ValueError, match="TESSERA_INTERPRET_BATCH"):
         inplace_kernel[(8,)](x, y, BLOCK=8, SHIFT=0)
+
+
+def test_reads_kept_as_spans_past_the_log_budget(monkeypatch):
+    from tessera.interpreter import batch
+    monkeypatch.setattr(batch, "_LOG_BUDGET", 0)  # every read of unwritten memory keeps spans only
+    # disjoint spans: still batched
+    sa, ba, st = both(monkeypatch, inplace_kernel, (8,), lambda: [torch.arange(64, dtype=torch.float32),
+                                                                    torch.zeros(64)], BLOCK=8, SHIFT=0)
+    assert st["fallback"] is None and torch.equal(ba[1], torch.arange(64, dtype=torch.float32) + 1)
+    # overlapping spans of memory read before it was written: serially, and right
+    sa, ba, st = both(monkeypatch, running_sum_kernel, (32,), lambda: [torch.arange(1, 33, dtype=torch.int32)])
+    assert st["fallback"] == "Conflict"
+    assert torch.equal(ba[0], torch.cumsum(torch.arange(1, 33), 0).to(torch.int32))
