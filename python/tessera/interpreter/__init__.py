@@ -6,7 +6,8 @@ values are concrete. Memory accesses go through a bounds-checked model of the ar
 tensors (memory.py); an unmasked access outside them raises OutOfBoundsError naming the
 kernel source line, the program id and the argument. Instrumentation clients (hooks.py,
 clients.py) observe loads, stores, atomics, dots, reductions, scans, calls of @jit functions and
-control flow (if/while decisions, for iterations).
+control flow (if/while decisions, for iterations). The programs of a launch run in batches with
+the results of running them one after another (batch.py; TESSERA_INTERPRET_BATCH=0: serially).
 """
 
 import operator
@@ -22,8 +23,8 @@ from .hooks import (AtomicRecord, BranchRecord, CallRecord, Client, DotRecord, K
 from .memory import Memory, OutOfBoundsError
 
 __all__ = [
-    "run_kernel", "last_launch", "OutOfBoundsError", "InterpreterBuilder", "BlockPtr", "Memory", "observe", "add_client",
-    "register_extern",
+    "run_kernel", "last_launch", "OutOfBoundsError", "InterpreterBuilder", "BlockPtr", "Memory", "observe",
+    "add_client", "register_extern",
     "remove_client", "Client", "LoadRecord", "StoreRecord", "AtomicRecord", "DotRecord", "ReduceRecord",
     "ScanRecord", "KernelRecord", "CallRecord", "BranchRecord",
 ]
