@@ -158,7 +158,7 @@ def _language_check_key(jit_fn, types, consts):
                tuple(sorted((k, type(v).__name__, repr(v)) for k, v in consts.items())))
         hash(key)
         return key
-    except TypeError:
+    except (TypeError, RuntimeError, OSError):  # unhashable constants; no source (the check says so)
         return None
 
 
