@@ -309,6 +309,12 @@ def _cpu_name():
 
 
 def _commit():
+    # The device's copy of the tree may carry a stale .git: the packed build says what it is.
+    try:
+        with open(os.path.join(ROOT, "dist", "COMMIT")) as f:
+            return f.read().strip()[:8]
+    except OSError:
+        pass
     try:
         return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True).stdout.strip() or "?"
