@@ -12,6 +12,8 @@ the results of running them one after another (batch.py; TESSERA_INTERPRET_BATCH
 
 import operator
 
+import contextlib
+
 import numpy as np
 
 from ..language import core
@@ -23,7 +25,7 @@ from .hooks import (AtomicRecord, BranchRecord, CallRecord, Client, DotRecord, K
 from .memory import Memory, OutOfBoundsError
 
 __all__ = [
-    "run_kernel", "last_launch", "OutOfBoundsError", "InterpreterBuilder", "BlockPtr", "Memory", "observe",
+    "run", "run_kernel", "last_launch", "OutOfBoundsError", "InterpreterBuilder", "BlockPtr", "Memory", "observe",
     "add_client", "register_extern",
     "remove_client", "Client", "LoadRecord", "StoreRecord", "AtomicRecord", "DotRecord", "ReduceRecord",
     "ScanRecord", "KernelRecord", "CallRecord", "BranchRecord",
@@ -235,3 +237,20 @@ def run_kernel(jit_fn, grid, args, kwargs, num_warps=4, num_stages=3, check=None
     if observing:
         hooks.kernel_end(krec)
     return None
+
+
+def run(launch, *args, clients=(), **kwargs):
+    """Run `launch(*args, **kwargs)` — a kernel with its grid, `kernel[grid]` — in the interpreter
+    with `clients` attached for that run only (the functional form of `observe`); returns what the
+    launch returns. The launch is interpreted whatever TESSERA_INTERPRET says."""
+    import os
+    old = os.environ.get("TESSERA_INTERPRET")
+    os.environ["TESSERA_INTERPRET"] = "1"
+    try:
+        with observe(*clients) if clients else contextlib.nullcontext():
+            return launch(*args, **kwargs)
+    finally:
+        if old is None:
+            del os.environ["TESSERA_INTERPRET"]
+        else:
+            os.environ["TESSERA_INTERPRET"] = old
