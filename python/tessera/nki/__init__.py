@@ -24,9 +24,10 @@ docs/nki.md lists what of NKI's language is provided.
 import inspect
 
 from . import language
+from ._compile import CompiledNki, NkiCompileError, compile
 from ._runtime import launch as _launch
 
-__all__ = ["jit", "Kernel", "language"]
+__all__ = ["jit", "Kernel", "language", "compile", "CompiledNki", "NkiCompileError"]
 
 
 class Kernel:

@@ -57,6 +57,8 @@ def output(shape, dtype, name):
     launch = getattr(_state, "launch", None)
     if launch is None:
         raise RuntimeError("nl.ndarray in HBM is only available while a tessera.nki kernel runs")
+    if not isinstance(launch, _Launch):  # compiling (tessera.nki.compile): a further kernel argument
+        return launch.output(shape, dtype, name)
     k = launch.made
     launch.made += 1
     if k < len(launch.outputs):

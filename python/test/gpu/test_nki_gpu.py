@@ -1,0 +1,32 @@
+"""tessera.nki kernels compiled through tt and run on the GPU match the interpreter and PyTorch."""
+import pytest
+import torch
+
+import tessera.nki as nki
+
+from ..unit.nki import kernels as K
+
+pytestmark = pytest.mark.gpu
+
+CASES = {
+    "tensor_add": (K.tensor_add, lambda: (torch.randn(256, 1024), torch.randn(256, 1024)), (2, 2)),
+    "matmul": (K.matmul, lambda: (torch.randn(256, 128, dtype=torch.float16),
+                                  torch.randn(256, 256, dtype=torch.float16)), (1,)),
+    "softmax": (K.softmax, lambda: (torch.randn(200, 256),), (2,)),
+    "rmsnorm": (K.rmsnorm, lambda: (torch.randn(200, 256), torch.randn(256), 1e-5), (1,)),
+    "layernorm": (K.layernorm, lambda: (torch.randn(200, 256), torch.randn(256), torch.randn(256), 1e-5), (2,)),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_tutorial_kernels_on_the_gpu(name):
+    kernel, make, grid = CASES[name]
+    torch.manual_seed(0)
+    args = make()
+    expected = kernel[grid](*args)  # the interpreter, on the CPU
+    dev = [a.cuda() if isinstance(a, torch.Tensor) else a for a in args]
+    c = nki.compile(kernel, *dev, grid=grid)
+    got = c(*[a for a in dev if isinstance(a, torch.Tensor)])
+    torch.cuda.synchronize()
+    tol = dict(atol=5e-2, rtol=1e-2) if name == "matmul" else dict(atol=1e-4, rtol=1e-4)
+    torch.testing.assert_close(got.cpu(), expected, **tol)
