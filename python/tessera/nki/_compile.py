@@ -48,6 +48,9 @@ class CompiledNki:
         backend, _ = backends.for_target(self.metadata["target"])
         if not backend.is_available():
             raise RuntimeError(f"{self.name}: cannot launch on a GPU ({backend.unavailable_reason()})")
+        if self.metadata.get("global_scratch_size"):
+            raise RuntimeError(f"{self.name}: the compiled kernel needs global scratch memory, which "
+                               f"tessera.nki's launcher does not pass")
         names = list(self.shapes)
         bound = dict(zip(names, args))
         bound.update(kwargs)
@@ -176,5 +179,5 @@ def compile(kernel, *args, grid=(1,), target=None, num_warps=4, **kwargs):
     except CompilationError as e:
         raise NkiCompileError(f"{fn.__name__}: {e}") from None
     asm = {"ttir": res.module, **asm}
-    meta.update(name=fn.__name__, target=target)
+    meta.update(name=fn.__name__, target=target, num_warps=num_warps, num_stages=3)
     return CompiledNki(fn.__name__, asm, meta, trace.params, trace.outputs, shapes, tuple(grid))
