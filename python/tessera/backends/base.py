@@ -428,6 +428,12 @@ class Backend:
                                            profile_size=(meta.get("profile") or {}).get("bytes_per_program", 0),
                                            **extra)
 
+    def launch_loaded(self, kernel, loaded, grid, pointers, stream):
+        """Launch `loaded` (this backend's load(kernel, device)) on `grid` (3 ints) and `stream`
+        with `pointers` (device addresses, one 64-bit kernel parameter each) as its parameters:
+        the direct launch of kernels whose parameters are all pointers (tessera.nki.compile)."""
+        raise NotImplementedError(f"the {self.name} backend does not launch kernels directly")
+
     def launch_error(self, code, name, message, kernel_name):
         """Raise the exception for a failed launch (the C++ launcher calls this)."""
         raise DeviceError(f"launching {kernel_name}: {name}: {message}")

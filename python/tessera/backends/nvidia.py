@@ -342,6 +342,13 @@ class NvidiaBackend(base.Backend):
                                       context=loaded.info.context, block=loaded.block,
                                       shared=kernel.metadata["shared"])
 
+    def launch_loaded(self, kernel, loaded, grid, pointers, stream):
+        packed = b"".join(int(p).to_bytes(8, "little") for p in pointers)
+        status = _core._native().cuda.launch(loaded.function, *grid, loaded.block, 1, 1, kernel.metadata["shared"],
+                                             stream, packed, [8 * i for i in range(len(pointers))])
+        if not status:
+            raise CudaError(status, f"launching {kernel.metadata['name']}")
+
     def launch_error(self, code, name, message, kernel_name):
         if name == "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES":
             raise OutOfResources(f"launching {kernel_name}: {name}: {message} (too many registers for the "

@@ -7,8 +7,8 @@ arguments), Python loops (`nl.affine_range`, `sequential_range`, `static_range`)
 maps: everything tessera.nki provides whose control flow does not depend on tile values —
 loads and stores with index tiles and masks, elementwise math, reductions, nl.matmul (tl.dot),
 transposes, program ids. What does not: a Python `if`/`while` on a tile's value (a
-CompilationError naming the construct). The result is compiled by the target's backend; on an
-NVIDIA GPU it launches through the driver with the arguments' device pointers."""
+CompilationError naming the construct). The result is compiled by the target's backend and
+launched by it (Backend.launch_loaded) with the arguments' device pointers."""
 
 import numpy as np
 
@@ -57,15 +57,17 @@ class CompiledNki:
         device = None
         for n, (shape, strides) in self.shapes.items():
             t = bound.get(n)
-            if not isinstance(t, torch.Tensor) or t.device.type != "cuda":
-                raise TypeError(f"{self.name}: argument '{n}' must be a CUDA tensor")
+            if not isinstance(t, torch.Tensor) or t.device.type != backend.torch_device_type():
+                raise TypeError(f"{self.name}: argument '{n}' must be a tensor on the GPU "
+                                f"(device type '{backend.torch_device_type()}')")
             if tuple(t.shape) != shape or tuple(t.stride()) != strides:
                 raise ValueError(f"{self.name}: argument '{n}' is {list(t.shape)} with strides {list(t.stride())}; "
                                  f"the kernel was compiled for {list(shape)} with strides {list(strides)}")
             device = t.device.index
         from ..interpreter import numerics
         inverse = {v: k for k, v in numerics.torch_dtype_map().items()}
-        outs = [torch.empty(shape, dtype=inverse[dt], device=f"cuda:{device}") for _, shape, dt in self.outputs]
+        where = torch.device(backend.torch_device_type(), device)
+        outs = [torch.empty(shape, dtype=inverse[dt], device=where) for _, shape, dt in self.outputs]
         ptrs = []
         k = 0
         for name, kind in self.params:
@@ -78,13 +80,7 @@ class CompiledNki:
         if loaded is None:
             loaded = self._loaded[device] = backend.load(self, device)
         grid3 = tuple(grid) + (1,) * (3 - len(grid))
-        packed = b"".join(int(p).to_bytes(8, "little") for p in ptrs)
-        from .. import _core
-        stream = torch.cuda.current_stream(device).cuda_stream
-        status = _core._native().cuda.launch(loaded.function, *grid3, loaded.block, 1, 1, self.metadata["shared"],
-                                            stream, packed, [8 * i for i in range(len(ptrs))])
-        if not status:
-            raise RuntimeError(f"launch of {self.name} failed: {status.name}: {status.message}")
+        backend.launch_loaded(self, loaded, grid3, ptrs, backend.current_stream(device))
         return outs[0] if len(outs) == 1 else tuple(outs)
 
 

@@ -1,12 +1,14 @@
 """tessera.nki kernels compiled through tt and run on the GPU match the interpreter and PyTorch."""
 import pytest
-import torch
 
-import tessera.nki as nki
+torch = pytest.importorskip("torch")
 
-from ..unit.nki import kernels as K
+import tessera.nki as nki  # noqa: E402
 
-pytestmark = pytest.mark.gpu
+from . import gpu_marks  # noqa: E402
+from ..unit.nki import kernels as K  # noqa: E402
+
+pytestmark = gpu_marks()
 
 CASES = {
     "tensor_add": (K.tensor_add, lambda: (torch.randn(256, 1024), torch.randn(256, 1024)), (2, 2)),
