@@ -6,18 +6,9 @@ torch = pytest.importorskip("torch")
 import tessera.nki as nki  # noqa: E402
 
 from . import gpu_marks  # noqa: E402
-from ..unit.nki import kernels as K  # noqa: E402
+from ..unit.nki.test_nki_compile import CASES  # noqa: E402 (the kernels and inputs)
 
 pytestmark = gpu_marks()
-
-CASES = {
-    "tensor_add": (K.tensor_add, lambda: (torch.randn(256, 1024), torch.randn(256, 1024)), (2, 2)),
-    "matmul": (K.matmul, lambda: (torch.randn(256, 128, dtype=torch.float16),
-                                  torch.randn(256, 256, dtype=torch.float16)), (1,)),
-    "softmax": (K.softmax, lambda: (torch.randn(200, 256),), (2,)),
-    "rmsnorm": (K.rmsnorm, lambda: (torch.randn(200, 256), torch.randn(256), 1e-5), (1,)),
-    "layernorm": (K.layernorm, lambda: (torch.randn(200, 256), torch.randn(256), torch.randn(256), 1e-5), (2,)),
-}
 
 
 @pytest.mark.parametrize("name", list(CASES))
