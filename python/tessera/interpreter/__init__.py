@@ -10,9 +10,9 @@ control flow (if/while decisions, for iterations). The programs of a launch run 
 the results of running them one after another (batch.py; TESSERA_INTERPRET_BATCH=0: serially).
 """
 
-import operator
-
 import contextlib
+import operator
+import os
 
 import numpy as np
 
@@ -243,7 +243,6 @@ def run(launch, *args, clients=(), **kwargs):
     """Run `launch(*args, **kwargs)` — a kernel with its grid, `kernel[grid]` — in the interpreter
     with `clients` attached for that run only (the functional form of `observe`); returns what the
     launch returns. The launch is interpreted whatever TESSERA_INTERPRET says."""
-    import os
     old = os.environ.get("TESSERA_INTERPRET")
     os.environ["TESSERA_INTERPRET"] = "1"
     try:

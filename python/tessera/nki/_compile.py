@@ -87,12 +87,10 @@ class CompiledNki:
 class _Trace:
     """The compile's stand-in for a launch: outputs become further pointer arguments."""
 
-    def __init__(self, builder, func, params):
-        self.builder = builder
+    def __init__(self, func, params):
         self.func = func
         self.params = params
         self.outputs = []
-        self.made = 0
 
     def output(self, shape, dtype, name):
         from ..compiler.ir_builder import Value
@@ -122,7 +120,7 @@ def compile(kernel, *args, grid=(1,), target=None, num_warps=4, **kwargs):
     bound.apply_defaults()
     target = target or backends.default_target()
     b = IRBuilder()
-    types, attrs, names, params, shapes = [], [], [], [], {}
+    types, attrs, names, params = [], [], [], []
     tensors = {}
     for name, v in bound.arguments.items():
         if hasattr(v, "shape") and hasattr(v, "dtype") and not isinstance(v, (int, float)):
@@ -135,7 +133,6 @@ def compile(kernel, *args, grid=(1,), target=None, num_warps=4, **kwargs):
             if dt is None:
                 raise TypeError(f"argument '{name}': dtype {v.dtype} is not supported")
             tensors[name] = (tuple(v.shape), strides, dt)
-            shapes[name] = (tuple(v.shape), strides)
             types.append(core.pointer_type(dt))
             attrs.append({"tt.divisibility": "16 : i32"})
             names.append(name)
@@ -150,7 +147,7 @@ def compile(kernel, *args, grid=(1,), target=None, num_warps=4, **kwargs):
             wrapped[name] = Tensor(name, None, core.tensor(func.args[i], types[i]), shape, strides, dt)
         else:
             wrapped[name] = v
-    trace = _Trace(b, func, params)
+    trace = _Trace(func, params)
     previous = getattr(_runtime._state, "launch", None)
     _runtime._state.launch = trace
     try:
@@ -176,4 +173,5 @@ def compile(kernel, *args, grid=(1,), target=None, num_warps=4, **kwargs):
         raise NkiCompileError(f"{fn.__name__}: {e}") from None
     asm = {"ttir": res.module, **asm}
     meta.update(name=fn.__name__, target=target, num_warps=num_warps, num_stages=3)
+    shapes = {n: (shape, strides) for n, (shape, strides, _) in tensors.items()}
     return CompiledNki(fn.__name__, asm, meta, trace.params, trace.outputs, shapes, tuple(grid))

@@ -147,3 +147,12 @@ def test_run_attaches_clients_for_one_run():
     before = stats.report()
     interpreter.run(read_past[(2,)], x, y, 511, BLOCK=256)  # detached after its run
     assert stats.report() == before
+
+
+def test_run_interprets_whatever_the_environment_says(monkeypatch):
+    monkeypatch.delenv("TESSERA_INTERPRET")  # (this directory's conftest sets it)
+    stats = AccessStats()
+    x, y = torch.arange(512.0), torch.zeros(512)
+    interpreter.run(read_past[(2,)], x, y, 511, BLOCK=256, clients=[stats])
+    torch.testing.assert_close(y[:511], x[1:])
+    assert stats.report() and "TESSERA_INTERPRET" not in os.environ

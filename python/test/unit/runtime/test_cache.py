@@ -87,23 +87,40 @@ def test_disabled(tmp_path, cache_dir, monkeypatch):
     assert not cache_dir.exists()
 
 
+def damaged(data, damage):
+    """A cache entry's bytes spoiled one way: "truncate", "flip" (one bit near the end), "empty",
+    "magic" (its header) or "trailing" (a byte appended)."""
+    if damage == "truncate":
+        return data[:len(data) // 2]
+    if damage == "flip":
+        i = len(data) - 100
+        return data[:i] + bytes([data[i] ^ 0x40]) + data[i + 1:]
+    if damage == "empty":
+        return b""
+    if damage == "magic":
+        return b"XXXXXXXX" + data[8:]
+    return data + b"\0"
+
+
+def worker_script(tmp_path):
+    """(script, sync directory) of the concurrent-compilation workers (run_workers)."""
+    mods = tmp_path / "mods"
+    mods.mkdir()
+    (mods / "cache_conc.py").write_text(KERNELS.format(scale=2, helper_factor=3))
+    sync = tmp_path / "sync"
+    sync.mkdir()
+    script = tmp_path / "worker.py"
+    script.write_text(WORKER.format(python=PYTHON_DIR, mods=str(mods), sync=str(sync)))
+    return script, sync
+
+
 @pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "magic", "trailing"])
 def test_corrupted_entries_are_recompiled_never_loaded(tmp_path, cache_dir, caplog, damage):
     mod = _module(tmp_path, f"cache_k3_{damage}")
     good = _compile(mod)
     (path,) = _entries(cache_dir)
     data = open(path, "rb").read()
-    if damage == "truncate":
-        data = data[:len(data) // 2]
-    elif damage == "flip":
-        i = len(data) - 100
-        data = data[:i] + bytes([data[i] ^ 0x40]) + data[i + 1:]
-    elif damage == "empty":
-        data = b""
-    elif damage == "magic":
-        data = b"XXXXXXXX" + data[8:]
-    else:
-        data = data + b"\0"
+    data = damaged(data, damage)
     with open(path, "wb") as f:
         f.write(data)
     with caplog.at_level(logging.WARNING, logger="tessera.cache"):
@@ -233,13 +250,7 @@ def run_workers(script, sync, envs):
 
 
 def test_eight_processes_compiling_at_once(tmp_path, cache_dir):
-    mods = tmp_path / "mods"
-    mods.mkdir()
-    (mods / "cache_conc.py").write_text(KERNELS.format(scale=2, helper_factor=3))
-    sync = tmp_path / "sync"
-    sync.mkdir()
-    script = tmp_path / "worker.py"
-    script.write_text(WORKER.format(python=PYTHON_DIR, mods=str(mods), sync=str(sync)))
+    script, sync = worker_script(tmp_path)
     env = dict(os.environ, TESSERA_CACHE_DIR=str(cache_dir))
     env.pop("TESSERA_CACHE_DISABLE", None)
     results = run_workers(script, sync, [env] * 8)

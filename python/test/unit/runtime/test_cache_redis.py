@@ -18,7 +18,7 @@ import pytest
 import tessera
 from tessera.runtime import cache
 
-from .test_cache import KERNELS, PYTHON_DIR, WORKER, _compile, _module, run_workers
+from .test_cache import _compile, _module, damaged, run_workers, worker_script
 
 REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (tools/setup installs it)")
@@ -102,20 +102,10 @@ def test_corrupted_shared_entries_are_recompiled_never_loaded(tmp_path, server, 
     good = _compile(mod)
     (name,) = server.keys()
     data = server.conn.command(b"GET", name)
-    if damage == "truncate":
-        data = data[:len(data) // 2]
-    elif damage == "flip":
-        i = len(data) - 100
-        data = data[:i] + bytes([data[i] ^ 0x40]) + data[i + 1:]
-    elif damage == "empty":
-        data = b""
-    elif damage == "magic":
-        data = b"XXXXXXXX" + data[8:]
-    elif damage == "trailing":
-        data = data + b"\0"
-    else:  # a whole, valid entry, but for another key
-        other = cache.encode_entry("0" * 64, good.asm, {"name": "x"})
-        data = other
+    if damage == "other-key":  # a whole, valid entry, but for another key
+        data = cache.encode_entry("0" * 64, good.asm, {"name": "x"})
+    else:
+        data = damaged(data, damage)
     server.conn.command(b"SET", name, data)
     machine("b")
     with caplog.at_level(logging.WARNING, logger="tessera.cache"):
@@ -127,13 +117,7 @@ def test_corrupted_shared_entries_are_recompiled_never_loaded(tmp_path, server, 
 
 
 def test_eight_processes_on_eight_machines_compiling_at_once(tmp_path, server):
-    mods = tmp_path / "mods"
-    mods.mkdir()
-    (mods / "cache_conc.py").write_text(KERNELS.format(scale=2, helper_factor=3))
-    sync = tmp_path / "sync"
-    sync.mkdir()
-    script = tmp_path / "worker.py"
-    script.write_text(WORKER.format(python=PYTHON_DIR, mods=str(mods), sync=str(sync)))
+    script, sync = worker_script(tmp_path)
 
     def env(i):
         e = dict(os.environ, TESSERA_CACHE_DIR=str(tmp_path / f"m{i}"), TESSERA_CACHE_REDIS=server.url)

@@ -499,7 +499,8 @@ public:
     Value x = value.getType().isF32() ? value : LLVM::FPExtOp::create(b, loc, f32, value).getResult();
     // Saturate finite overflow and infinities to the largest finite value
     // (the conversion alone gives NaN there); NaN stays NaN.
-    double maxFinite = *bf8 ? 57344.0 : isa<Float8E4M3FNUZType>(fp8Type) ? 240.0 : 448.0;
+    double maxFinite =
+        llvm::APFloat::getLargest(cast<FloatType>(fp8Type).getFloatSemantics()).convertToDouble();
     Value hi = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(maxFinite));
     Value lo = LLVM::ConstantOp::create(b, loc, f32, b.getF32FloatAttr(-maxFinite));
     Value clamped = LLVM::MinNumOp::create(b, loc, LLVM::MaxNumOp::create(b, loc, x, lo), hi);
