@@ -95,7 +95,9 @@ mlir::tessera::createTargetInfo(StringRef target) {
 }
 
 std::string tessera::memoryLayoutPasses(const KernelOptions &options) {
-  return options.coalesce ? "ttg-coalesce, ttg-remove-layout-conversions, " : "";
+  return options.coalesce
+             ? "ttg-version-nonnegative, ttg-coalesce, ttg-remove-layout-conversions, "
+             : "";
 }
 
 std::string tessera::epiloguePasses(const KernelOptions &options) {

@@ -96,6 +96,38 @@ def RemoveLayoutConversions : Pass<"ttg-remove-layout-conversions", "mlir::Modul
   let dependentDialects = ["mlir::tessera::ttg::TTGDialect"];
 }
 
+def VersionNonNegative : Pass<"ttg-version-nonnegative", "mlir::ModuleOp"> {
+  let summary = "Run a function's tail twice over: once where the scalars its wrapped indices start from are >= 0, once for any value.";
+  let description = [{
+    `(pid_n * BN + tl.arange(0, BN)) % N` is BN consecutive integers only if
+    the dividend is not negative (a signed remainder of -4..-1 by 4 is
+    0, -3, -2, -1), and AxisInfo cannot always prove it: in the grouped
+    program order of Triton's matmul tutorial pid_n is a quotient by
+    `min(num_pid_m - first_pid_m, GROUP_M)`, whose sign depends on the
+    arguments. Without the proof the loads through such indices are not
+    vectorized, nor pipelined as 16-byte copies.
+
+    For each arith.remsi whose dividend AxisInfo finds contiguous (a run of
+    at least 2 along some dimension), whose result reaches the pointer of a
+    global load, store or atomic, and whose dividend is not known to be
+    >= 0, the pass looks for the scalars the dividend's sign depends on
+    (through splat, broadcast, expand_dims, reshape, trans, layout
+    conversions, sign extension, additions, products and shifts): those
+    defined in the function's entry block, or its arguments. Where every
+    such remainder has them, the ops of the entry block after the last of
+    those scalars move into the else branch of an scf.if on "all of them
+    >= 0"; its then branch is a copy in which each scalar is replaced by
+    `arith.maxsi(s, 0)` (equal to s there, and provably >= 0), so AxisInfo,
+    ttg-coalesce and ttg-pipeline see the runs. Results are the same on
+    both paths; the code of the tail is there twice. The scf.if carries
+    `tt.nonnegative_version`; remainders inside its else branch are not
+    versioned again. A function whose body is not one block, or whose
+    remainders depend on scalars computed in loops or branches, is left
+    alone.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+}
+
 def HoistLoads : Pass<"ttg-hoist-loads", "mlir::ModuleOp"> {
   let summary = "Start global loads before the reductions, scans and layout conversions that do not feed them.";
   let description = [{

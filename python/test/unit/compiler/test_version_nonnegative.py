@@ -1,0 +1,155 @@
+"""ttg-version-nonnegative (compile-only): the wrapped indices of Triton's grouped matmul tutorial,
+`(pid_n * BN + tl.arange(0, BN)) % N`, are runs only where pid_n * BN >= 0, which AxisInfo cannot
+prove (pid_n is a quotient by `min(num_pid_m - first_pid_m, GROUP_M)`). The compiler versions the
+kernel on that sign, and in the version where it holds the B tile is copied 16 bytes at a time and
+pipelined like A. The interpreter runs the kernel as written (no passes): results there and on the
+GPU (test_version_nonnegative_gpu.py) are checked against PyTorch."""
+
+import re
+
+import numpy as np
+import pytest
+
+import tessera
+import tessera.language as tl
+
+
+@tessera.jit
+def grouped_matmul(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                   BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, GM: tl.constexpr):
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    num_pid_in_group = GM * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GM
+    group_size_m = min(num_pid_m - first_pid_m, GM)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BM + tl.arange(0, BM)) % M
+    offs_bn = (pid_n * BN + tl.arange(0, BN)) % N
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + (offs_am[:, None] * sam + offs_k[None, :] * sak)
+    b_ptrs = b_ptr + (offs_k[:, None] * sbk + offs_bn[None, :] * sbn)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK * sak
+        b_ptrs += BK * sbk
+    offs_cm = pid_m * BM + tl.arange(0, BM)
+    offs_cn = pid_n * BN + tl.arange(0, BN)
+    c_ptrs = c_ptr + scm * offs_cm[:, None] + scn * offs_cn[None, :]
+    tl.store(c_ptrs, acc.to(tl.float16), mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+@tessera.jit
+def wrapped_copy(x, y, start, n, BLOCK: tl.constexpr):
+    # y[i] = x[n + (start + i) % n] with C's remainder, in (-n, n): start may be negative.
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + i, tl.load(x + n + (start + i) % n))
+
+
+# What the launcher specializes for contiguous fp16 tensors of sizes divisible by 16 (strides of
+# one are constants).
+MM_SIG = {"a_ptr": "*fp16:16", "b_ptr": "*fp16:16", "c_ptr": "*fp16:16", "M": "i32:16:nonneg",
+          "N": "i32:16:nonneg", "K": "i32:8:nonneg", "sam": "i32:8:nonneg", "sbk": "i32:16:nonneg",
+          "scm": "i32:16:nonneg"}
+MM_CONSTS = dict(sak=1, sbn=1, scn=1, BM=64, BN=64, BK=32, GM=4)
+
+
+def _copies(ttgir):
+    """(operand tile shape, contiguity) of every ttg.async_copy_global_to_local."""
+    return re.findall(r"ttg\.async_copy_global_to_local .*\{contiguity = (\d+) : i32\} : "
+                      r"tensor<(\d+x\d+)x!tt\.ptr", ttgir)
+
+
+def _branches(ttgir):
+    """The text of the versioned scf.if's then and else branches."""
+    start = ttgir.index("scf.if")
+    middle = ttgir.index("} else {", start)
+    end = ttgir.index("} {tt.nonnegative_version}", middle)
+    return ttgir[start:middle], ttgir[middle:end]
+
+
+def test_grouped_matmul_b_tile_is_pipelined_in_the_nonnegative_version():
+    k = tessera.compile(grouped_matmul, signature=MM_SIG, constexprs=MM_CONSTS, target="cuda:90")
+    ttgir = k.asm["ttgir"]
+    assert ttgir.count("tt.nonnegative_version") == 1
+    then, other = _branches(ttgir)
+    # Both tiles (A 64x32, B 32x64) go to shared memory 8 halves (16 bytes) at a time, in the
+    # prologue and in the loop.
+    assert sorted(set(_copies(then))) == [("8", "32x64"), ("8", "64x32")]
+    assert "arith.maxsi" in then
+    # The original code: B's columns are not proven consecutive, so B is loaded, not copied.
+    assert ("8", "32x64") not in _copies(other)
+    assert re.search(r"tt\.load .*tensor<32x64x!tt\.ptr<f16>", other)
+    ptx = k.asm["ptx"]
+    assert re.search(r"cp\.async\.cg\.shared\.global \[[^\]]+\], \[[^\]]+\], 16", ptx)
+
+
+def test_known_nonnegative_bases_are_not_versioned():
+    # pid_n = pid % num_pid_n is >= 0: no second copy of the kernel.
+    @tessera.jit
+    def plain_order(b_ptr, c_ptr, N, BN: tl.constexpr):
+        pid_n = tl.program_id(0) % tl.cdiv(N, BN)
+        offs = (pid_n * BN + tl.arange(0, BN)) % N
+        tl.store(c_ptr + tl.program_id(0) * BN + tl.arange(0, BN), tl.load(b_ptr + offs))
+
+    k = tessera.compile(plain_order, signature={"b_ptr": "*fp32:16", "c_ptr": "*fp32:16",
+                                                "N": "i32:16:nonneg"}, constexprs={"BN": 1024},
+                        target="cuda:90")
+    assert "tt.nonnegative_version" not in k.asm["ttgir"]
+    assert "ld.global.v4.b32" in k.asm["ptx"]
+
+
+def test_wrapped_copy_versions_on_the_start_and_vectorizes_one_version():
+    k = tessera.compile(wrapped_copy, signature={"x": "*fp32:16", "y": "*fp32:16", "start": "i32:16",
+                                                 "n": "i32:16"}, constexprs={"BLOCK": 1024},
+                        target="cuda:90")
+    ttgir, ptx = k.asm["ttgir"], k.asm["ptx"]
+    assert ttgir.count("tt.nonnegative_version") == 1
+    # The version for start >= 0 loads 4 floats at a time, the other one at a time.
+    assert "ld.global.v4.b32" in ptx and "ld.global.b32" in ptx
+
+
+def test_disable_coalesce_turns_versioning_off(monkeypatch, tmp_path):
+    monkeypatch.setenv("TESSERA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("TESSERA_DISABLE_COALESCE", "1")
+    k = tessera.compile(wrapped_copy, signature={"x": "*fp32:16", "y": "*fp32:16", "start": "i32:16",
+                                                 "n": "i32:16"}, constexprs={"BLOCK": 1024},
+                        target="cuda:90")
+    assert "tt.nonnegative_version" not in k.asm["ttgir"]
+
+
+def test_amd_target_versions_too():
+    k = tessera.compile(wrapped_copy, signature={"x": "*fp32:16", "y": "*fp32:16", "start": "i32:16",
+                                                 "n": "i32:16"}, constexprs={"BLOCK": 1024},
+                        target="hip:gfx942")
+    assert k.asm["ttgir"].count("tt.nonnegative_version") == 1
+
+
+@pytest.mark.parametrize("start", [-1000, -5, 0, 7, 4096])
+def test_wrapped_copy_in_the_interpreter(start, monkeypatch):
+    import torch
+    monkeypatch.setenv("TESSERA_INTERPRET", "1")
+    n, block, grid = 512, 128, 4
+    x = torch.arange(2 * n, dtype=torch.float32)
+    y = torch.empty(block * grid, dtype=torch.float32)
+    wrapped_copy[(grid,)](x, y, start, n, BLOCK=block)
+    assert torch.equal(y, x[n + torch.fmod(start + torch.arange(block * grid), n)])
+
+
+def test_grouped_matmul_in_the_interpreter(monkeypatch):
+    import torch
+    monkeypatch.setenv("TESSERA_INTERPRET", "1")
+    M, N, K = 96, 80, 40
+    g = torch.Generator().manual_seed(0)
+    a = torch.randn(M, K, generator=g).half()
+    b = torch.randn(K, N, generator=g).half()
+    c = torch.empty(M, N, dtype=torch.float16)
+    grid = (tessera.cdiv(M, 32) * tessera.cdiv(N, 32),)
+    grouped_matmul[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                         c.stride(0), c.stride(1), BM=32, BN=32, BK=16, GM=2)
+    np.testing.assert_allclose(c.float().numpy(), (a.float() @ b.float()).numpy(), atol=5e-2, rtol=1e-2)
