@@ -1,6 +1,7 @@
 """fp16 matmul at 4096^3 under Tessera and Triton (same source: benchmarks/matmul_kernels.py, program
-ids in row-major order), for a few tile configurations, same inputs, alternating do_bench medians.
-    python3 benchmarks/matmul.py [--out results.json] [--rounds 3]
+ids in row-major order, and with --kernel grouped|both also grouped as in Triton's tutorial), for a
+few tile configurations, same inputs, alternating do_bench medians.
+    python3 benchmarks/matmul.py [--out results.json] [--rounds 3] [--kernel rowmajor|grouped|both]
 Needs a GPU and Triton (the reference and its do_bench)."""
 import argparse
 import json
@@ -19,6 +20,7 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--size", type=int, default=4096)
+    ap.add_argument("--kernel", choices=("rowmajor", "grouped", "both"), default="rowmajor")
     args = ap.parse_args()
     import torch
     from triton.testing import do_bench
@@ -28,15 +30,17 @@ def main():
     ref = a.float() @ b.float()
     mods = {impl: _loader.load(impl, filename="matmul_kernels.py") for impl in ("tessera", "triton")}
     results = []
-    for bm, bn, bk, nw, ns in CONFIGS:
+    kernels = ["rowmajor", "grouped"] if args.kernel == "both" else [args.kernel]
+    for kernel, (bm, bn, bk, nw, ns) in [(k, c) for k in kernels for c in CONFIGS]:
         grid = ((S // bm) * (S // bn),)
-        rec = {"config": f"{bm}x{bn}x{bk} w{nw} s{ns}", "size": S}
+        rec = {"kernel": kernel, "config": f"{bm}x{bn}x{bk} w{nw} s{ns}", "size": S}
+        extra = {"GM": 8} if kernel == "grouped" else {}
         launches = {}
         for impl, m in mods.items():
             c = torch.empty(S, S, device="cuda", dtype=torch.float16)
-            launches[impl] = (c, lambda m=m, c=c: m.matmul_rowmajor[grid](
+            launches[impl] = (c, lambda m=m, c=c: getattr(m, "matmul_" + kernel)[grid](
                 a, b, c, S, S, S, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
-                BM=bm, BN=bn, BK=bk, num_warps=nw, num_stages=ns))
+                BM=bm, BN=bn, BK=bk, num_warps=nw, num_stages=ns, **extra))
             launches[impl][1]()
             torch.cuda.synchronize()
             rec[impl + "_max_err"] = (c.float() - ref).abs().max().item()

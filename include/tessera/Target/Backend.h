@@ -46,7 +46,7 @@ struct KernelOptions {
   int numWarps = 4;
   int numStages = 3;
   int numCtas = 1;
-  bool coalesce = true;     // ttg-coalesce and ttg-remove-layout-conversions
+  bool coalesce = true;     // ttg-version-nonnegative, ttg-coalesce, ttg-remove-layout-conversions
   bool pipeline = true;     // ttg-pipeline where the target has async copies
   bool vectorize = true;    // vector global accesses in convert-ttg-to-llvm
   bool tmaAllCopies = false; // every descriptor copy TMA may do takes TMA

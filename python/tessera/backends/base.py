@@ -133,7 +133,8 @@ def pipeline_enabled():
 
 def coalesce_enabled():
     """False when TESSERA_DISABLE_COALESCE is set (to anything but "" or "0"): the TTGIR
-    pipeline then skips ttg-coalesce and ttg-remove-layout-conversions, and every tensor keeps
+    pipeline then skips ttg-version-nonnegative, ttg-coalesce and ttg-remove-layout-conversions,
+    and every tensor keeps
     convert-tt-to-ttg's default layout, to bisect a miscompile. Read at each compilation and part
     of the disk cache key, like TESSERA_DISABLE_VECTORIZE."""
     return _env_flag_off("TESSERA_DISABLE_COALESCE")

@@ -55,8 +55,10 @@ tt.func @wrapped_column(%b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.p
 
 // -----
 
-// Two bases of unknown sign, a pointer advanced by a loop, and a function
-// with a result: one scf.if on both conditions, yielding the result.
+// Two aligned bases of unknown sign (one for a pointer a loop advances), a
+// function with a result: one scf.if on both conditions, yielding it. (An
+// unaligned base would gain nothing: a run at an unknown offset is not a
+// vector.)
 // CHECK-LABEL: tt.func @two_bases_in_loop
 // TWICE-LABEL: tt.func @two_bases_in_loop
 // CHECK: %[[A:.*]] = arith.cmpi sge, %arg1
@@ -66,12 +68,14 @@ tt.func @wrapped_column(%b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.p
 // CHECK: arith.maxsi %arg1
 // CHECK: arith.maxsi %arg2
 // CHECK: scf.for
+// CHECK: "tt.reduce"
 // CHECK: scf.yield %{{.*}} : f32
 // CHECK: } else {
 // CHECK: scf.for
 // CHECK: scf.yield %{{.*}} : f32
 // CHECK: tt.return %[[R]] : f32
-tt.func @two_bases_in_loop(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %s0: i32, %s1: i32,
+tt.func @two_bases_in_loop(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %s0: i32 {tt.divisibility = 16 : i32},
+                           %s1: i32 {tt.divisibility = 16 : i32},
                            %n: i32 {tt.divisibility = 16 : i32}) -> f32 {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -80,28 +84,58 @@ tt.func @two_bases_in_loop(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %s0: i
   %zero = arith.constant 0.0 : f32
   %r = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
   %ns = tt.splat %n : i32 -> tensor<32xi32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
   %a = tt.splat %s0 : i32 -> tensor<32xi32>
   %ax = arith.addi %a, %r : tensor<32xi32>
   %ai = arith.remsi %ax, %ns : tensor<32xi32>
+  %pa = tt.addptr %ps, %ai : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+  %va = tt.load %pa : tensor<32x!tt.ptr<f32>>
   %b = tt.splat %s1 : i32 -> tensor<32xi32>
   %bx = arith.addi %b, %r : tensor<32xi32>
   %bi = arith.remsi %bx, %ns : tensor<32xi32>
-  %off = arith.addi %ai, %bi : tensor<32xi32>
-  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<32x!tt.ptr<f32>>
-  %p0 = tt.addptr %ps, %off : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
+  %p0 = tt.addptr %ps, %bi : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
   %step = tt.splat %c32 : i32 -> tensor<32xi32>
-  %res:2 = scf.for %i = %c0 to %c8 step %c1 iter_args(%pp = %p0, %acc = %zero) -> (tensor<32x!tt.ptr<f32>>, f32) : i32 {
+  %res:2 = scf.for %i = %c0 to %c8 step %c1 iter_args(%pp = %p0, %acc = %va) -> (tensor<32x!tt.ptr<f32>>, tensor<32xf32>) : i32 {
     %v = tt.load %pp : tensor<32x!tt.ptr<f32>>
-    %sum = "tt.reduce"(%v) <{axis = 0 : i32}> ({
-    ^bb0(%x: f32, %y: f32):
-      %t = arith.addf %x, %y : f32
-      tt.reduce.return %t : f32
-    }) : (tensor<32xf32>) -> f32
-    %acc2 = arith.addf %acc, %sum : f32
+    %acc2 = arith.addf %acc, %v : tensor<32xf32>
     %pn = tt.addptr %pp, %step : tensor<32x!tt.ptr<f32>>, tensor<32xi32>
-    scf.yield %pn, %acc2 : tensor<32x!tt.ptr<f32>>, f32
+    scf.yield %pn, %acc2 : tensor<32x!tt.ptr<f32>>, tensor<32xf32>
   }
-  tt.return %res#1 : f32
+  %sum = "tt.reduce"(%res#1) <{axis = 0 : i32}> ({
+  ^bb0(%x: f32, %y: f32):
+    %t = arith.addf %x, %y : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<32xf32>) -> f32
+  tt.return %sum : f32
+}
+
+// -----
+
+// Not versioned: the wrapped index is a row index scaled by a row stride of
+// unknown value, so even as a run it widens no access (the columns are the
+// run, as they are without the assumption).
+// CHECK-LABEL: tt.func @rows_gain_nothing
+// CHECK-NOT: scf.if
+// CHECK: tt.return
+tt.func @rows_gain_nothing(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: i32, %m: i32 {tt.divisibility = 16 : i32},
+                           %stride: i32) {
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %ss = tt.splat %s : i32 -> tensor<64xi32>
+  %x = arith.addi %ss, %r : tensor<64xi32>
+  %ms = tt.splat %m : i32 -> tensor<64xi32>
+  %rows = arith.remsi %x, %ms : tensor<64xi32>
+  %rc = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %st = tt.splat %stride : i32 -> tensor<64x1xi32>
+  %ro = arith.muli %rc, %st : tensor<64x1xi32>
+  %cc = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %rb = tt.broadcast %ro : tensor<64x1xi32> -> tensor<64x64xi32>
+  %cb = tt.broadcast %cc : tensor<1x64xi32> -> tensor<64x64xi32>
+  %off = arith.addi %rb, %cb : tensor<64x64xi32>
+  %ps = tt.splat %p : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+  %pp = tt.addptr %ps, %off : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+  %v = tt.load %pp : tensor<64x64x!tt.ptr<f16>>
+  tt.store %pp, %v : tensor<64x64x!tt.ptr<f16>>
+  tt.return
 }
 
 // -----

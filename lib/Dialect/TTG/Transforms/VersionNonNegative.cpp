@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::tessera {
@@ -89,6 +90,52 @@ bool reachesPointer(Value v) {
   return false;
 }
 
+/// Per global access of `fn` (in walk order), the most consecutive elements
+/// one vector access may cover along any dimension.
+SmallVector<int64_t> accessWidths(tt::FuncOp fn, const ModuleAxisInfo &axis) {
+  SmallVector<int64_t> widths;
+  fn.walk([&](Operation *op) {
+    if (!isa<tt::LoadOp, tt::StoreOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op))
+      return;
+    auto type = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    if (!type)
+      return;
+    Type pointee = cast<tt::PointerType>(type.getElementType()).getPointeeType();
+    int64_t bytes = std::max<unsigned>(pointee.getIntOrFloatBitWidth() / 8, 1);
+    int64_t best = 1;
+    for (unsigned d = 0; d < type.getRank(); ++d)
+      best = std::max(best, axis.getVectorElements(op->getOperand(0), d, bytes, 16));
+    widths.push_back(best);
+  });
+  return widths;
+}
+
+/// Whether assuming `roots` >= 0 widens some global access of `fn`: AxisInfo
+/// over a copy of the module in which each root is replaced by max(root, 0).
+bool assumptionWidens(ModuleOp module, tt::FuncOp fn, ArrayRef<Value> roots,
+                      ArrayRef<int64_t> before) {
+  IRMapping map;
+  OwningOpRef<ModuleOp> copy(cast<ModuleOp>(module->clone(map)));
+  auto copyFn = cast<tt::FuncOp>(map.lookup(fn.getOperation()));
+  for (Value root : roots) {
+    Value r = map.lookup(root);
+    OpBuilder b(r.getContext());
+    if (auto arg = dyn_cast<BlockArgument>(r))
+      b.setInsertionPointToStart(arg.getOwner());
+    else
+      b.setInsertionPointAfter(r.getDefiningOp());
+    Value zero = arith::ConstantOp::create(b, r.getLoc(), b.getIntegerAttr(r.getType(), 0));
+    auto max = arith::MaxSIOp::create(b, r.getLoc(), r, zero);
+    r.replaceAllUsesExcept(max.getResult(), max.getOperation());
+  }
+  ModuleAxisInfo axis(*copy);
+  SmallVector<int64_t> after = accessWidths(copyFn, axis);
+  for (auto [b, a] : llvm::zip_equal(before, after))
+    if (a > b)
+      return true;
+  return false;
+}
+
 /// The op of `block` that is or contains `op`.
 Operation *ancestorIn(Block *block, Operation *op) { return block->findAncestorOpInBlock(*op); }
 
@@ -153,6 +200,29 @@ struct VersionNonNegative : public mlir::tessera::impl::VersionNonNegativeBase<V
       }
       candidates.push_back(std::move(c));
     });
+    if (candidates.empty())
+      return;
+
+    // Keep the roots whose assumption widens an access (each alone, or all
+    // together where no one alone does), and the candidates resting on them
+    // only: code is not doubled for nothing (a wrapped row index scaled by a
+    // row stride gains nothing from being a run).
+    {
+      llvm::SetVector<Value> all;
+      for (const Candidate &c : candidates)
+        all.insert(c.roots.begin(), c.roots.end());
+      SmallVector<int64_t> before = accessWidths(fn, axis);
+      llvm::SetVector<Value> useful;
+      for (Value r : all)
+        if (assumptionWidens(getOperation(), fn, {r}, before))
+          useful.insert(r);
+      if (useful.empty() && all.size() > 1 &&
+          assumptionWidens(getOperation(), fn, all.getArrayRef(), before))
+        useful = all;
+      llvm::erase_if(candidates, [&](const Candidate &c) {
+        return !llvm::all_of(c.roots, [&](Value r) { return useful.contains(r); });
+      });
+    }
     if (candidates.empty())
       return;
 

@@ -160,12 +160,19 @@ def wrap_copy(src, dst, start, n, BLOCK: tl.constexpr):
 WRAP = {"src": "*fp32:16", "dst": "*fp32:16", "n": "i32:16"}
 
 
-@pytest.mark.parametrize("start, vector", [("i32:16:nonneg", True), ("i32:16", False)])
-def test_remainder_of_a_non_negative_argument_vectorizes(start, vector):
+def test_remainder_of_a_non_negative_argument_vectorizes():
     # 'nonneg' in a signature is what the launcher's specialization adds for an integer >= 0.
-    k = _compile(wrap_copy, dict(WRAP, start=start), BLOCK=1024)
-    assert ("ld.global.v4.b32" in _accesses(k)) == vector
-    assert "st.global.v4.b32" in _accesses(k)
+    k = _compile(wrap_copy, dict(WRAP, start="i32:16:nonneg"), BLOCK=1024)
+    assert _accesses(k) == {"ld.global.v4.b32", "st.global.v4.b32"}
+    assert "tt.nonnegative_version" not in k.asm["ttgir"]
+
+
+def test_remainder_of_an_argument_of_unknown_sign_is_versioned():
+    # Without 'nonneg' the kernel runs in two versions (ttg-version-nonnegative): vector loads
+    # where start + pid * BLOCK >= 0, scalar ones otherwise.
+    k = _compile(wrap_copy, dict(WRAP, start="i32:16"), BLOCK=1024)
+    assert k.asm["ttgir"].count("tt.nonnegative_version") == 1
+    assert _accesses(k) == {"ld.global.v4.b32", "ld.global.b32", "st.global.v4.b32"}
 
 
 @tessera.jit

@@ -153,3 +153,18 @@ def test_grouped_matmul_in_the_interpreter(monkeypatch):
     grouped_matmul[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                          c.stride(0), c.stride(1), BM=32, BN=32, BK=16, GM=2)
     np.testing.assert_allclose(c.float().numpy(), (a.float() @ b.float()).numpy(), atol=5e-2, rtol=1e-2)
+
+
+@tessera.jit
+def wrapped_copy_assumed(x, y, start, n, BLOCK: tl.constexpr):
+    tl.assume(start >= 0)
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + i, tl.load(x + n + (start + i) % n))
+
+
+def test_tl_assume_makes_one_vector_version():
+    k = tessera.compile(wrapped_copy_assumed, signature={"x": "*fp32:16", "y": "*fp32:16",
+                                                         "start": "i32:16", "n": "i32:16"},
+                        constexprs={"BLOCK": 1024}, target="cuda:90")
+    assert "tt.nonnegative_version" not in k.asm["ttgir"]
+    assert set(re.findall(r"ld\.global[.\w]*", k.asm["ptx"])) == {"ld.global.v4.b32"}
