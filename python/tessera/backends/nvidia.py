@@ -68,6 +68,37 @@ def ptxas_arch(cc):
     return "sm_90a" if int(cc) == 90 else f"sm_{cc}"
 
 
+def ptxas_registers(ptx, cc, name="kernel"):
+    """The registers per thread ptxas gives the kernel in `ptx` (its -v report), or None without
+    ptxas."""
+    ptxas = find_ptxas()
+    if ptxas is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="tessera_ptxas_") as d:
+        src = os.path.join(d, f"{name}.ptx")
+        with open(src, "w") as f:
+            f.write(ptx)
+        r = subprocess.run([ptxas, "-v", f"-arch={ptxas_arch(cc)}", "-O3", src, "-o", os.devnull],
+                           capture_output=True, text=True)
+        m = re.search(r"Used (\d+) registers", r.stderr)
+        return int(m.group(1)) if r.returncode == 0 and m else None
+
+
+def _version_register_cap(ttgir, name, arch, options):
+    """For a kernel ttg-version-nonnegative split in two: the registers the version that runs in
+    practice (wrapped indices from bases >= 0) needs alone, or None. The other version, for bases
+    below zero, may need many more (its loads are neither vectorized nor pipelined), and ptxas
+    gives the kernel the most any path needs: capped at the fast version's need, the slow version
+    spills instead of lowering the occupancy of every launch."""
+    if "tt.nonnegative_version" not in ttgir or options.maxnreg is not None:
+        return None
+    try:
+        asm, _ = _native_compile(ttgir, "ttgir", name, arch, options, fast_version_only=True)
+    except base.StageError:
+        return None
+    return ptxas_registers(asm["ptx"], arch, name)
+
+
 def assemble(ptx, cc, name="kernel", maxnreg=None):
     """cubin bytes from PTX with ptxas, or None when ptxas is not installed (the driver JITs the PTX).
     `maxnreg` caps the registers per thread."""
@@ -109,11 +140,13 @@ _FAILED = {"parse": "reading the input of", "ttgir": "lowering to TTGIR", "llvm"
            "llir": "translating to LLVM IR", "backend": "generating PTX for"}
 
 
-def _native_compile(src, start, name, arch, options):
+def _native_compile(src, start, name, arch, options, fast_version_only=False):
     """Every native call of the NVIDIA stages, in one place: one tessera._C.compile from `src`,
     the artifact of stage `start` ("ttir" or "ttgir"), through PTX. Returns (asm, metadata):
     asm holds the stages after `start` ("ttgir", "llir", "ptx"), metadata what the launcher
-    needs ("shared", "global_scratch_size", "global_scratch_align")."""
+    needs ("shared", "global_scratch_size", "global_scratch_align"). `fast_version_only` (from
+    "ttgir"): only the then branches of ttg-version-nonnegative's ifs are compiled (not the
+    kernel's meaning for every input: _version_register_cap's measurement)."""
     if start not in ("ttir", "ttgir"):
         raise RuntimeError(f"{name}: the cuda backend makes PTX from its LLVM dialect module, not from LLVM IR "
                            f"text, so a replaced 'llir' stage cannot change what follows (replace 'ttgir' or "
@@ -124,6 +157,10 @@ def _native_compile(src, start, name, arch, options):
     keep = ["ttgir", "llir", "ptx"] if start == "ttir" else ["llir", "ptx"]
     stages = base.kernel_stages(f"{TARGET_PREFIX}:{arch}", options, start, pipeline=pipeline_enabled(),
                                 tma_all_copies=tma_all_copies())
+    if fast_version_only:
+        (stage, pipe), *rest = stages
+        stages = [(stage, pipe.replace("builtin.module(", "builtin.module(ttg-drop-slow-versions, canonicalize, ", 1)),
+                  *rest]
     native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
     libs = base.extern_libraries(src)
     if libs:
@@ -250,11 +287,22 @@ class NvidiaBackend(base.Backend):
             run.__name__ = f"make_{stage}"
             run.__qualname__ = f"NvidiaBackend.stages.<locals>.make_{stage}"
             return run
-        return {"ttgir": native("ttgir"), "llir": native("llir"), "ptx": native("ptx"),
-                "cubin": functools.partial(self.make_cubin, options=options)}
+        def cubin(ptx, metadata):
+            ttgir = (done.get("asm") or {}).get("ttgir", "")
+            return self.make_cubin(ptx, metadata, options, ttgir=ttgir)
+        cubin.__name__ = "make_cubin"
+        cubin.__qualname__ = "NvidiaBackend.stages.<locals>.make_cubin"
+        return {"ttgir": native("ttgir"), "llir": native("llir"), "ptx": native("ptx"), "cubin": cubin}
 
-    def make_cubin(self, ptx, metadata, options):
-        return assemble(ptx, metadata["arch"], metadata["name"], maxnreg=options.maxnreg)
+    def make_cubin(self, ptx, metadata, options, ttgir=""):
+        """ptxas; a kernel in two sign versions gets its registers capped at what the fast
+        version needs alone (metadata["version_maxnreg"])."""
+        maxnreg = options.maxnreg
+        cap = _version_register_cap(ttgir, metadata["name"], metadata["arch"], options)
+        if cap is not None:  # a bound only: a kernel needing fewer keeps its allocation
+            maxnreg = cap
+            metadata["version_maxnreg"] = cap
+        return assemble(ptx, metadata["arch"], metadata["name"], maxnreg=maxnreg)
 
     def toolchain_key(self):
         return {"ptxas": _ptxas_key(find_ptxas())}

@@ -192,3 +192,35 @@ tt.func @not_versioned(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %s: i32 {t
   }
   tt.return
 }
+
+// -----
+
+// ttg-drop-slow-versions keeps the then branch of a versioned if (what the
+// NVIDIA backend compiles to learn its register need) and leaves other ifs.
+// RUN: tessera-opt %s -split-input-file --ttg-drop-slow-versions | FileCheck %s --check-prefix=DROP
+// DROP-LABEL: tt.func @drop
+// DROP-NOT: arith.constant 2.0
+// DROP: %[[M:.*]] = arith.maxsi %arg0
+// DROP-NEXT: %[[F:.*]] = arith.sitofp %[[M]]
+// DROP-NEXT: %[[K:.*]] = scf.if %arg1 -> (f32) {
+// DROP: tt.return %[[F]], %[[K]] : f32, f32
+tt.func @drop(%s: i32, %c: i1) -> (f32, f32) {
+  %z = arith.constant 0 : i32
+  %ge = arith.cmpi sge, %s, %z : i32
+  %r = scf.if %ge -> (f32) {
+    %m = arith.maxsi %s, %z : i32
+    %f = arith.sitofp %m : i32 to f32
+    scf.yield %f : f32
+  } else {
+    %two = arith.constant 2.0 : f32
+    scf.yield %two : f32
+  } {tt.nonnegative_version}
+  %k = scf.if %c -> (f32) {
+    %one = arith.constant 1.0 : f32
+    scf.yield %one : f32
+  } else {
+    %three = arith.constant 3.0 : f32
+    scf.yield %three : f32
+  }
+  tt.return %r, %k : f32, f32
+}

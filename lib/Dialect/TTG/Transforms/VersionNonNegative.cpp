@@ -21,6 +21,7 @@
 
 namespace mlir::tessera {
 #define GEN_PASS_DEF_VERSIONNONNEGATIVE
+#define GEN_PASS_DEF_DROPSLOWVERSIONS
 #include "tessera/Dialect/TTG/Transforms/Passes.h.inc"
 } // namespace mlir::tessera
 
@@ -296,6 +297,24 @@ struct VersionNonNegative : public mlir::tessera::impl::VersionNonNegativeBase<V
       scf::YieldOp::create(eb, loc, ret.getOperands());
     }
     ret->setOperands(ifOp.getResults());
+  }
+};
+
+struct DropSlowVersions : public mlir::tessera::impl::DropSlowVersionsBase<DropSlowVersions> {
+  void runOnOperation() override {
+    SmallVector<scf::IfOp> ifs;
+    getOperation().walk([&](scf::IfOp op) {
+      if (op->hasAttr(kVersionAttr))
+        ifs.push_back(op);
+    });
+    for (scf::IfOp op : ifs) {
+      Block *then = op.thenBlock();
+      auto yield = cast<scf::YieldOp>(then->getTerminator());
+      op.replaceAllUsesWith(yield.getOperands());
+      yield->erase();
+      op->getBlock()->getOperations().splice(op->getIterator(), then->getOperations());
+      op->erase();
+    }
   }
 };
 

@@ -168,3 +168,23 @@ def test_tl_assume_makes_one_vector_version():
                         constexprs={"BLOCK": 1024}, target="cuda:90")
     assert "tt.nonnegative_version" not in k.asm["ttgir"]
     assert set(re.findall(r"ld\.global[.\w]*", k.asm["ptx"])) == {"ld.global.v4.b32"}
+
+
+def test_registers_are_capped_at_the_fast_versions_need():
+    # The version for bases below zero loads B without vectors (64-bit pointers per element) and
+    # needs many more registers than the one that runs; ptxas gives a kernel what its hungriest
+    # path needs, so the backend caps it at the fast version's own need (what ptxas reports for
+    # the kernel compiled with only the then branches).
+    from tessera.backends import nvidia
+    if nvidia.find_ptxas() is None:
+        pytest.skip("needs ptxas (CUDA toolkit)")
+    consts = dict(MM_CONSTS, BM=128, BN=128, BK=64, GM=8)
+    k = tessera.compile(grouped_matmul, signature=MM_SIG, constexprs=consts, target="cuda:90",
+                        num_warps=8, num_stages=3)
+    cap = k.metadata["version_maxnreg"]
+    assert isinstance(cap, int) and cap <= 128  # two 256-thread programs per SM, as without versions
+    assert nvidia.ptxas_registers(k.asm["ptx"], 90) > cap
+    # A user's maxnreg is kept as given.
+    k = tessera.compile(grouped_matmul, signature=MM_SIG, constexprs=consts, target="cuda:90",
+                        num_warps=8, num_stages=3, maxnreg=200)
+    assert "version_maxnreg" not in k.metadata

@@ -128,6 +128,19 @@ def VersionNonNegative : Pass<"ttg-version-nonnegative", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
 }
 
+def DropSlowVersions : Pass<"ttg-drop-slow-versions", "mlir::ModuleOp"> {
+  let summary = "Keep only the then branch of each scf.if ttg-version-nonnegative made.";
+  let description = [{
+    Replaces each scf.if carrying `tt.nonnegative_version` by the ops of its
+    then branch (its results by what that branch yields). The result is not
+    the kernel's meaning for every input: the NVIDIA backend compiles it only
+    to learn how many registers the version that runs in practice needs, and
+    caps the full kernel's registers there, so that the other version (code
+    that runs only where a wrapped index starts below zero) does not lower
+    the occupancy of the kernel. Other ifs are left alone.
+  }];
+}
+
 def HoistLoads : Pass<"ttg-hoist-loads", "mlir::ModuleOp"> {
   let summary = "Start global loads before the reductions, scans and layout conversions that do not feed them.";
   let description = [{
