@@ -99,12 +99,25 @@ def _version_register_cap(ttgir, name, arch, options):
     return ptxas_registers(asm["ptx"], arch, name)
 
 
+_ENTRY_HEAD = re.compile(r"(\.entry\s+[\w$]+\s*\([^)]*\)\s*\n(?:[ \t]*\.(?:reqntid|maxntid|minnctapersm|maxnreg)[^\n]*\n)*)")
+
+
+def with_maxnreg(ptx, maxnreg):
+    """`ptx` with a `.maxnreg` directive on every kernel entry (replacing one it has). ptxas's
+    --maxrregcount does not bound kernels whose PTX gives `.reqntid` (ours all do): the
+    directive does."""
+    ptx = re.sub(r"^[ \t]*\.maxnreg[^\n]*\n", "", ptx, flags=re.M)
+    return _ENTRY_HEAD.sub(lambda m: m.group(1) + f".maxnreg {int(maxnreg)}\n", ptx)
+
+
 def assemble(ptx, cc, name="kernel", maxnreg=None):
     """cubin bytes from PTX with ptxas, or None when ptxas is not installed (the driver JITs the PTX).
     `maxnreg` caps the registers per thread."""
     ptxas = find_ptxas()
     if ptxas is None:
         return None
+    if maxnreg is not None:
+        ptx = with_maxnreg(ptx, maxnreg)
     with tempfile.TemporaryDirectory(prefix="tessera_ptxas_") as d:
         src = os.path.join(d, f"{name}.ptx")
         dst = os.path.join(d, f"{name}.cubin")

@@ -184,7 +184,18 @@ def test_registers_are_capped_at_the_fast_versions_need():
     cap = k.metadata["version_maxnreg"]
     assert isinstance(cap, int) and cap <= 128  # two 256-thread programs per SM, as without versions
     assert nvidia.ptxas_registers(k.asm["ptx"], 90) > cap
+    # The cap is a .maxnreg directive (ptxas's --maxrregcount leaves .reqntid kernels alone).
+    assert nvidia.ptxas_registers(nvidia.with_maxnreg(k.asm["ptx"], cap), 90) <= cap
     # A user's maxnreg is kept as given.
     k = tessera.compile(grouped_matmul, signature=MM_SIG, constexprs=consts, target="cuda:90",
                         num_warps=8, num_stages=3, maxnreg=200)
     assert "version_maxnreg" not in k.metadata
+
+
+def test_with_maxnreg_bounds_every_entry_and_replaces_an_earlier_bound():
+    from tessera.backends import nvidia
+    ptx = (".visible .entry a(\n\t.param .u64 a_param_0\n)\n.reqntid 128\n{\n\tret;\n}\n"
+           ".visible .entry b()\n.maxnreg 200\n{\n\tret;\n}\n")
+    out = nvidia.with_maxnreg(ptx, 64)
+    assert out.count(".maxnreg 64") == 2 and ".maxnreg 200" not in out
+    assert ".reqntid 128\n.maxnreg 64\n{" in out
