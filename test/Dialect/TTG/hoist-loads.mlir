@@ -94,37 +94,3 @@ tt.func @loop_and_order(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %r: !tt.ptr<f32>) ->
   %s = arith.addf %e, %b : f32
   tt.return %s : f32
 }
-
-// -----
-
-// After ttg-pipeline: a loop's synchronous global load (an operand not
-// copied ahead) starts above the ring's wait, commit and copies, which write
-// only shared memory; it stays below the store (global memory) before them.
-// CHECK-LABEL: tt.func public @above_the_ring_wait
-// CHECK: tt.store
-// CHECK-NEXT: %[[A:.*]] = tt.load %arg1
-// CHECK-NEXT: ttg.async_copy_global_to_local
-// CHECK-NEXT: ttg.async_commit_group
-// CHECK-NEXT: ttg.async_wait
-// CHECK-NEXT: ttg.local_load
-// CHECK-NEXT: arith.addf %{{.*}}, %[[A]]
-#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
-#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [1, 0]}>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
-  tt.func public @above_the_ring_wait(%p: tensor<64x32x!tt.ptr<f16>, #blocked>, %q: tensor<64x32x!tt.ptr<f16>, #blocked>,
-                                      %m: tensor<64x32xi1, #blocked>, %o: !tt.ptr<f32>, %x: f32) -> tensor<64x32xf16, #blocked> {
-    %zero = arith.constant dense<0.0> : tensor<64x32xf16, #blocked>
-    %c0 = arith.constant 0 : i32
-    %buf = ttg.local_alloc : () -> !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable>
-    %slot = ttg.memdesc_index %buf[%c0] : !ttg.memdesc<3x64x32xf16, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #shared, #smem, mutable>
-    tt.store %o, %x : !tt.ptr<f32>
-    %t = ttg.async_copy_global_to_local %p, %slot mask %m other %zero {contiguity = 8 : i32} : tensor<64x32x!tt.ptr<f16>, #blocked> -> <64x32xf16, #shared, #smem, mutable>
-    %g = ttg.async_commit_group tokens %t
-    %w = ttg.async_wait %g {num = 0 : i32}
-    %v = ttg.local_load %slot token %w : !ttg.memdesc<64x32xf16, #shared, #smem, mutable> -> tensor<64x32xf16, #blocked>
-    %a = tt.load %q : tensor<64x32x!tt.ptr<f16>, #blocked>
-    %s = arith.addf %v, %a : tensor<64x32xf16, #blocked>
-    tt.return %s : tensor<64x32xf16, #blocked>
-  }
-}

@@ -30,12 +30,6 @@ namespace {
 bool mayCross(Operation *op) {
   if (op->getNumRegions() != 0 && !isa<tt::ReduceOp, tt::ScanOp>(op))
     return false;
-  // Asynchronous copies write shared memory only, and their commits and
-  // waits order shared memory: a global load neither reads what they write
-  // nor is ordered by them (after ttg-pipeline, a loop's synchronous loads
-  // then start before it waits for its ring slot, not after).
-  if (isa<ttg::AsyncWaitOp, ttg::AsyncCommitGroupOp, ttg::AsyncCopyGlobalToLocalOp>(op))
-    return true;
   if (isMemoryEffectFree(op))
     return true;
   auto iface = dyn_cast<MemoryEffectOpInterface>(op);

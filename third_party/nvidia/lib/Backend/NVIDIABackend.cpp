@@ -89,8 +89,7 @@ public:
     // Loads pipelined where copies run in the background (sm_80+); descriptor
     // accesses through tensor maps become TMA copies (sm_90+).
     std::string pipelined =
-        o.pipeline && cc >= 80 ? "ttg-pipeline{num-stages=" + std::to_string(o.numStages) + "}, ttg-hoist-loads, "
-                               : "";
+        o.pipeline && cc >= 80 ? "ttg-pipeline{num-stages=" + std::to_string(o.numStages) + "}, " : "";
     std::string tma = cc >= 90 ? "ttng-tma-lowering{num-stages=" + std::to_string(o.pipeline ? o.numStages : 1) +
                                      " all-copies=" + (o.tmaAllCopies ? "true" : "false") + "}, "
                                : "";
