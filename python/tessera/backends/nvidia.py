@@ -84,19 +84,50 @@ def ptxas_registers(ptx, cc, name="kernel"):
         return int(m.group(1)) if r.returncode == 0 and m else None
 
 
-def _version_register_cap(ttgir, name, arch, options):
-    """For a kernel ttg-version-nonnegative split in two: the registers the version that runs in
-    practice (wrapped indices from bases >= 0) needs alone, or None. The other version, for bases
-    below zero, may need many more (its loads are neither vectorized nor pipelined), and ptxas
-    gives the kernel the most any path needs: capped at the fast version's need, the slow version
-    spills instead of lowering the occupancy of every launch."""
+# Per-SM limits by compute capability: (shared bytes, threads, blocks); registers are 64K per SM
+# everywhere from sm_70, allocated per warp in units of 256 (8 per thread), and a block reserves
+# 1 KiB of shared memory.
+_SM_LIMITS = {70: (96 << 10, 2048, 32), 72: (96 << 10, 2048, 32), 75: (64 << 10, 1024, 16),
+              80: (164 << 10, 2048, 32), 86: (100 << 10, 1536, 16), 87: (164 << 10, 2048, 32),
+              89: (100 << 10, 1536, 24), 90: (228 << 10, 2048, 32)}
+
+
+def blocks_per_sm(cc, threads, shared, registers):
+    """How many blocks of `threads` threads, `shared` bytes and `registers` per thread an SM holds."""
+    smem, max_threads, max_blocks = _SM_LIMITS.get(int(cc), _SM_LIMITS[90])
+    regs = -(-registers // 8) * 8
+    by_regs = 65536 // (regs * threads) if regs else max_blocks
+    by_smem = smem // (shared + 1024)
+    return max(0, min(by_regs, by_smem, max_threads // threads, max_blocks))
+
+
+def occupancy_register_bound(cc, threads, shared, registers):
+    """The most registers per thread that keep as many blocks per SM as `registers` do."""
+    target = blocks_per_sm(cc, threads, shared, registers)
+    if target <= 0:
+        return registers
+    return max(registers, min(255, 65536 // (target * threads) // 8 * 8))
+
+
+def _version_register_cap(ttgir, name, arch, options, shared):
+    """For a kernel ttg-version-nonnegative split in two, a register bound or None. The other
+    version (for bases below zero: loads neither vectorized nor pipelined) may need many more
+    registers than the one that runs in practice, and ptxas gives the kernel what its hungriest
+    path needs: the bound is the most registers that keep the blocks per SM the fast version alone
+    has (its ptxas count, the kernel compiled with only the then branches), so the slow version
+    spills rather than lowering the occupancy of every launch. None where the whole kernel keeps
+    that occupancy anyway."""
     if "tt.nonnegative_version" not in ttgir or options.maxnreg is not None:
         return None
     try:
         asm, _ = _native_compile(ttgir, "ttgir", name, arch, options, fast_version_only=True)
     except base.StageError:
         return None
-    return ptxas_registers(asm["ptx"], arch, name)
+    fast = ptxas_registers(asm["ptx"], arch, name)
+    if fast is None:
+        return None
+    threads = options.num_warps * WARP_SIZE
+    return occupancy_register_bound(arch, threads, shared, fast)
 
 
 _ENTRY_HEAD = re.compile(r"(\.entry\s+[\w$]+\s*\([^)]*\)\s*\n(?:[ \t]*\.(?:reqntid|maxntid|minnctapersm|maxnreg)[^\n]*\n)*)")
@@ -308,13 +339,19 @@ class NvidiaBackend(base.Backend):
         return {"ttgir": native("ttgir"), "llir": native("llir"), "ptx": native("ptx"), "cubin": cubin}
 
     def make_cubin(self, ptx, metadata, options, ttgir=""):
-        """ptxas; a kernel in two sign versions gets its registers capped at what the fast
-        version needs alone (metadata["version_maxnreg"])."""
+        """ptxas; a kernel in two sign versions whose slow version would cost blocks per SM gets
+        its registers bounded (metadata["version_maxnreg"]; see _version_register_cap)."""
         maxnreg = options.maxnreg
-        cap = _version_register_cap(ttgir, metadata["name"], metadata["arch"], options)
-        if cap is not None:  # a bound only: a kernel needing fewer keeps its allocation
-            maxnreg = cap
-            metadata["version_maxnreg"] = cap
+        cap = _version_register_cap(ttgir, metadata["name"], metadata["arch"], options,
+                                    metadata.get("shared", 0))
+        if cap is not None:
+            full = ptxas_registers(ptx, metadata["arch"], metadata["name"])
+            threads = options.num_warps * WARP_SIZE
+            if full is not None and full > cap and (
+                    blocks_per_sm(metadata["arch"], threads, metadata.get("shared", 0), full)
+                    < blocks_per_sm(metadata["arch"], threads, metadata.get("shared", 0), cap)):
+                maxnreg = cap
+                metadata["version_maxnreg"] = cap
         return assemble(ptx, metadata["arch"], metadata["name"], maxnreg=maxnreg)
 
     def toolchain_key(self):
