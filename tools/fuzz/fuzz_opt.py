@@ -68,10 +68,11 @@ _LLVM_PIPELINE = ("builtin.module(ttg-allocate-shared-memory, ttg-membar, ttg-al
 
 
 def _ttgir_pipeline(num_warps=4, threads_per_warp=32, num_ctas=1, target="cuda:90"):
-    # python/tessera/backends/nvidia.py: ttgir_pipeline()
+    # the NVIDIA backend's TTGIR stage (third_party/nvidia/lib/Backend/NVIDIABackend.cpp), less TMA
     return (f"builtin.module(convert-tt-to-ttg{{num-warps={num_warps} threads-per-warp={threads_per_warp} "
-            f"num-ctas={num_ctas} target={target}}}, ttg-coalesce, ttg-remove-layout-conversions, "
-            f"ttg-accelerate-matmul, canonicalize, ttg-remove-layout-conversions, canonicalize, "
+            f"num-ctas={num_ctas} target={target}}}, ttg-version-nonnegative, ttg-coalesce, "
+            f"ttg-remove-layout-conversions, ttg-accelerate-matmul, canonicalize, "
+            f"ttg-remove-layout-conversions, ttg-hoist-loads, canonicalize, "
             f"ttg-pipeline{{num-stages=3}}, cse)")
 
 
