@@ -115,8 +115,8 @@ def _version_register_cap(ttgir, name, arch, options, shared):
     registers than the one that runs in practice, and ptxas gives the kernel what its hungriest
     path needs: the bound is the most registers that keep the blocks per SM the fast version alone
     has (its ptxas count, the kernel compiled with only the then branches), so the slow version
-    spills rather than lowering the occupancy of every launch. None where the whole kernel keeps
-    that occupancy anyway."""
+    spills rather than lowering the occupancy of every launch. make_cubin applies it only where
+    the whole kernel would hold fewer blocks and fewer than 16 warps per SM."""
     if "tt.nonnegative_version" not in ttgir or options.maxnreg is not None:
         return None
     try:
@@ -347,9 +347,14 @@ class NvidiaBackend(base.Backend):
         if cap is not None:
             full = ptxas_registers(ptx, metadata["arch"], metadata["name"])
             threads = options.num_warps * WARP_SIZE
-            if full is not None and full > cap and (
-                    blocks_per_sm(metadata["arch"], threads, metadata.get("shared", 0), full)
-                    < blocks_per_sm(metadata["arch"], threads, metadata.get("shared", 0), cap)):
+            shared = metadata.get("shared", 0)
+            blocks = blocks_per_sm(metadata["arch"], threads, shared, full) if full else 0
+            # Bounded only where the whole kernel would hold fewer blocks than the fast version
+            # and fewer than 16 warps per SM (4 per scheduler): with more, latency is hidden
+            # anyway and the spills the bound causes cost more (run 106: the conformance matmul,
+            # 4 blocks of 4 warps, 7904 ns unbounded against 8256 bounded).
+            if full is not None and full > cap and blocks < blocks_per_sm(
+                    metadata["arch"], threads, shared, cap) and blocks * options.num_warps < 16:
                 maxnreg = cap
                 metadata["version_maxnreg"] = cap
         return assemble(ptx, metadata["arch"], metadata["name"], maxnreg=maxnreg)

@@ -199,3 +199,19 @@ def test_with_maxnreg_bounds_every_entry_and_replaces_an_earlier_bound():
     out = nvidia.with_maxnreg(ptx, 64)
     assert out.count(".maxnreg 64") == 2 and ".maxnreg 200" not in out
     assert ".reqntid 128\n.maxnreg 64\n{" in out
+
+
+def test_occupancy_arithmetic_of_the_register_bound():
+    from tessera.backends.nvidia import blocks_per_sm, occupancy_register_bound
+    # 256 threads, 96 KiB of shared memory on sm_90: two blocks fit by shared memory; 202
+    # registers allow one, 128 two.
+    assert blocks_per_sm(90, 256, 98304, 202) == 1
+    assert blocks_per_sm(90, 256, 98304, 128) == 2
+    assert occupancy_register_bound(90, 256, 98304, 120) == 128
+    # 128 threads, 16 KiB: 80 registers give 6 blocks, 116 (rounded to 120) give 4.
+    assert blocks_per_sm(90, 128, 16384, 80) == 6
+    assert blocks_per_sm(90, 128, 16384, 116) == 4
+    assert occupancy_register_bound(90, 128, 16384, 80) == 80
+    # Shared memory or threads bind first: the bound goes up to what they allow.
+    assert occupancy_register_bound(90, 1024, 0, 40) == 64
+    assert blocks_per_sm(80, 128, 200 * 1024, 32) == 0
