@@ -342,21 +342,22 @@ class NvidiaBackend(base.Backend):
         """ptxas; a kernel in two sign versions whose slow version would cost blocks per SM gets
         its registers bounded (metadata["version_maxnreg"]; see _version_register_cap)."""
         maxnreg = options.maxnreg
-        cap = _version_register_cap(ttgir, metadata["name"], metadata["arch"], options,
-                                    metadata.get("shared", 0))
-        if cap is not None:
-            full = ptxas_registers(ptx, metadata["arch"], metadata["name"])
+        if maxnreg is None and "tt.nonnegative_version" in ttgir:
+            arch, name = metadata["arch"], metadata["name"]
             threads = options.num_warps * WARP_SIZE
             shared = metadata.get("shared", 0)
-            blocks = blocks_per_sm(metadata["arch"], threads, shared, full) if full else 0
-            # Bounded only where the whole kernel would hold fewer blocks than the fast version
-            # and fewer than 16 warps per SM (4 per scheduler): with more, latency is hidden
-            # anyway and the spills the bound causes cost more (run 106: the conformance matmul,
-            # 4 blocks of 4 warps, 7904 ns unbounded against 8256 bounded).
-            if full is not None and full > cap and blocks < blocks_per_sm(
-                    metadata["arch"], threads, shared, cap) and blocks * options.num_warps < 16:
-                maxnreg = cap
-                metadata["version_maxnreg"] = cap
+            full = ptxas_registers(ptx, arch, name)
+            blocks = blocks_per_sm(arch, threads, shared, full) if full else 0
+            # Bounded only where the whole kernel would hold fewer than 16 warps per SM (4 per
+            # scheduler) and fewer blocks than the fast version: with more warps latency is
+            # hidden anyway and the spills a bound causes cost more (run 106: the conformance
+            # matmul, 4 blocks of 4 warps, 7904 ns unbounded against 8256 bounded). The fast
+            # version is compiled (to count its registers) only where that can matter.
+            if full and blocks * options.num_warps < 16:
+                cap = _version_register_cap(ttgir, name, arch, options, shared)
+                if cap is not None and full > cap and blocks < blocks_per_sm(arch, threads, shared, cap):
+                    maxnreg = cap
+                    metadata["version_maxnreg"] = cap
         return assemble(ptx, metadata["arch"], metadata["name"], maxnreg=maxnreg)
 
     def toolchain_key(self):
