@@ -102,6 +102,44 @@ int64_t elementBytes(tt::ReduceOp op) {
 struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
   using TesseraOpToLLVMPattern::TesseraOpToLLVMPattern;
 
+  /// The kind of a reduction whose combiner is one integer min / max / add /
+  /// and / or / xor of its two arguments over one operand, and whose lanes
+  /// are all the warp's 32; none otherwise.
+  static std::optional<AtomicRMWKind> wholeWarpKind(tt::ReduceOp op, const Reduction &red) {
+    if (op.getSrcs().size() != 1)
+      return std::nullopt;
+    auto mod = op->getParentOfType<ModuleOp>();
+    auto tpw = mod ? mod->getAttrOfType<IntegerAttr>("ttg.threads-per-warp") : IntegerAttr();
+    if (!tpw || tpw.getInt() != 32)
+      return std::nullopt;
+    SmallVector<int32_t> bits(red.laneBits.begin(), red.laneBits.end());
+    llvm::sort(bits);
+    if (bits != SmallVector<int32_t>{0, 1, 2, 3, 4})
+      return std::nullopt;
+    Block &block = op.getCombineOp().front();
+    if (!llvm::hasSingleElement(block.without_terminator()))
+      return std::nullopt;
+    Operation &inner = block.front();
+    if (inner.getNumOperands() != 2 || inner.getNumResults() != 1 ||
+        block.getTerminator()->getOperand(0) != inner.getResult(0))
+      return std::nullopt;
+    Value a = block.getArgument(0), b = block.getArgument(1);
+    if (!((inner.getOperand(0) == a && inner.getOperand(1) == b) ||
+          (inner.getOperand(0) == b && inner.getOperand(1) == a)))
+      return std::nullopt;
+    if (!inner.getResult(0).getType().isInteger(32))
+      return std::nullopt;
+    if (isa<arith::AddIOp>(inner)) return AtomicRMWKind::Add;
+    if (isa<arith::MaxSIOp>(inner)) return AtomicRMWKind::Max;
+    if (isa<arith::MinSIOp>(inner)) return AtomicRMWKind::Min;
+    if (isa<arith::MaxUIOp>(inner)) return AtomicRMWKind::UMax;
+    if (isa<arith::MinUIOp>(inner)) return AtomicRMWKind::UMin;
+    if (isa<arith::AndIOp>(inner)) return AtomicRMWKind::And;
+    if (isa<arith::OrIOp>(inner)) return AtomicRMWKind::Or;
+    if (isa<arith::XOrIOp>(inner)) return AtomicRMWKind::Xor;
+    return std::nullopt;
+  }
+
   SmallVector<Value> combine(ConversionPatternRewriter &rewriter, tt::ReduceOp op,
                              ArrayRef<Value> acc, ArrayRef<Value> cur) const {
     Block &block = op.getCombineOp().front();
@@ -141,8 +179,20 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
       auto &a = acc[red->keyOfRegister[r]];
       a = a.empty() ? cur : combine(rewriter, op, a, cur);
     }
-    // 2. Across lanes.
-    for (int32_t bit : red->laneBits)
+    // 2. Across lanes: in one instruction where the target has one for this
+    // combiner over the whole warp, else by butterflies.
+    std::optional<AtomicRMWKind> whole = wholeWarpKind(op, *red);
+    if (whole) {
+      for (auto &a : acc) {
+        Value r = ti.warpReduceAll(rewriter, loc, a[0], *whole);
+        if (!r) {
+          whole.reset();
+          break;
+        }
+        a[0] = r;
+      }
+    }
+    for (int32_t bit : whole ? ArrayRef<int32_t>() : ArrayRef<int32_t>(red->laneBits))
       for (auto &a : acc) {
         SmallVector<Value> other;
         for (Value v : a)

@@ -118,6 +118,14 @@ public:
   virtual void offsetStore(OpBuilder &b, Location loc, Value base, Value byteOffset,
                            ArrayRef<Value> values, Value pred) const {}
 
+  /// The reduction of the i32 `value` over all lanes of the warp, in every
+  /// lane, in one instruction (`kind`: Add, Max, Min, UMax, UMin, And, Or,
+  /// Xor of AtomicRMWKind); null where the target has none (then butterflies
+  /// of shuffleXor reduce).
+  virtual Value warpReduceAll(OpBuilder &b, Location loc, Value value,
+                              AtomicRMWKind kind) const {
+    return {};
+  }
   /// The value of `value` (i32 or f32-sized) held by lane `lane ^ mask`.
   virtual Value shuffleXor(OpBuilder &b, Location loc, Value value,
                            int mask) const = 0;

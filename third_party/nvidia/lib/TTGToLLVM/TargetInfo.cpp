@@ -465,6 +465,28 @@ public:
     return r;
   }
 
+  Value warpReduceAll(OpBuilder &b, Location loc, Value value,
+                      AtomicRMWKind kind) const override {
+    // redux.sync (sm_80+): one instruction for the warp's 32-bit integer
+    // reduction, where the butterfly takes five shuffles and five combines.
+    if (cc < 80 || !value.getType().isInteger(32))
+      return {};
+    NVVM::ReduxKind k;
+    switch (kind) {
+    case AtomicRMWKind::Add: k = NVVM::ReduxKind::ADD; break;
+    case AtomicRMWKind::Max: k = NVVM::ReduxKind::MAX; break;
+    case AtomicRMWKind::Min: k = NVVM::ReduxKind::MIN; break;
+    case AtomicRMWKind::UMax: k = NVVM::ReduxKind::UMAX; break;
+    case AtomicRMWKind::UMin: k = NVVM::ReduxKind::UMIN; break;
+    case AtomicRMWKind::And: k = NVVM::ReduxKind::AND; break;
+    case AtomicRMWKind::Or: k = NVVM::ReduxKind::OR; break;
+    case AtomicRMWKind::Xor: k = NVVM::ReduxKind::XOR; break;
+    default:
+      return {};
+    }
+    return NVVM::ReduxOp::create(b, loc, value.getType(), value, k, i32(b, loc, -1));
+  }
+
   Value shuffleXor(OpBuilder &b, Location loc, Value value,
                    int mask) const override {
     return shuffle(b, loc, value, i32(b, loc, mask), NVVM::ShflKind::bfly, 0x1f);
