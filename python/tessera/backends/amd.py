@@ -121,9 +121,11 @@ def kernel_resources(amdgcn):
     return out
 
 
-def _native_compile(src, start, name, arch, options):
+def _native_compile(src, start, name, arch, options, waves_per_eu=None, fast_version_only=False):
     """One tessera._C.compile from `src` (stage `start`: "ttir" or "ttgir") through the code
-    object. Returns (asm, metadata)."""
+    object. Returns (asm, metadata). `waves_per_eu` overrides the option's; `fast_version_only`
+    (from "ttgir") compiles only the then branches of ttg-version-nonnegative's ifs (not the
+    kernel's meaning for every input: _version_waves' measurement)."""
     if start not in ("ttir", "ttgir"):
         raise RuntimeError(f"{name}: the hip backend makes AMDGCN from its LLVM dialect module, not from "
                            f"LLVM IR text (replace 'ttgir' instead)")
@@ -131,9 +133,14 @@ def _native_compile(src, start, name, arch, options):
     # AMD lowering), 64 KiB of LDS per workgroup, wavefronts of wave_size(arch) threads
     keep = ["ttgir", "llir", "amdgcn", "hsaco"] if start == "ttir" else ["llir", "amdgcn", "hsaco"]
     stages = base.kernel_stages(f"{TARGET_PREFIX}:{arch}", options, start)
+    if fast_version_only:
+        (stage, pipe), *rest = stages
+        stages = [(stage, pipe.replace("builtin.module(", "builtin.module(ttg-drop-slow-versions, canonicalize, ", 1)),
+                  *rest]
     native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
-    if getattr(options, "waves_per_eu", 0):
-        native_options["waves-per-eu"] = str(options.waves_per_eu)
+    waves = getattr(options, "waves_per_eu", 0) if waves_per_eu is None else waves_per_eu
+    if waves:
+        native_options["waves-per-eu"] = str(waves)
     libs = base.extern_libraries(src)
     if libs:
         native_options["extern-libs"] = "\n".join(libs)
@@ -154,6 +161,33 @@ def _native_compile(src, start, name, arch, options):
     if profile:
         meta["profile"] = profile
     return asm, meta
+
+
+def waves_per_simd(arch, vgprs):
+    """How many wavefronts one SIMD of a CDNA GPU (gfx90a, gfx94x, gfx950: 512 VGPRs per lane,
+    allocated 8 at a time, at most 8 waves) holds at `vgprs` registers; None elsewhere."""
+    if not re.fullmatch(r"gfx(90a|94[0-9a-f]|950)", arch) or not vgprs:
+        return None
+    return min(8, 512 // (-(-vgprs // 8) * 8))
+
+
+def _version_waves(ttgir, name, arch, options, full_vgprs):
+    """For a kernel ttg-version-nonnegative split in two (the NVIDIA backend's register bound,
+    for CDNA): the waves per SIMD the fast version alone holds, where the whole kernel holds
+    fewer and fewer than 4 (below that a SIMD hides little latency); else None. The kernel is
+    then compiled again with amdgpu-waves-per-eu at that value, and the other version (for
+    bases below zero) spills instead."""
+    if "tt.nonnegative_version" not in ttgir or getattr(options, "waves_per_eu", 0):
+        return None
+    full = waves_per_simd(arch, full_vgprs)
+    if full is None or full >= 4:
+        return None
+    try:
+        _, meta = _native_compile(ttgir, "ttgir", name, arch, options, fast_version_only=True)
+    except base.StageError:
+        return None
+    fast = waves_per_simd(arch, meta.get("amdgpu_vgprs"))
+    return fast if fast and fast > full else None
 
 
 class LoadedKernel:
@@ -230,6 +264,15 @@ class AmdBackend(base.Backend):
                     return asm[stage]
                 if asm is None or asm.get(start) is not src:
                     asm, meta = _native_compile(src, start, metadata["name"], metadata["arch"], options)
+                    waves = _version_waves(asm.get("ttgir", src if start == "ttgir" else ""),
+                                           metadata["name"], metadata["arch"], options,
+                                           meta.get("amdgpu_vgprs"))
+                    if waves:
+                        ttgir = asm.get("ttgir", src)
+                        again, meta = _native_compile(ttgir, "ttgir", metadata["name"], metadata["arch"],
+                                                      options, waves_per_eu=waves)
+                        asm.update(again)
+                        meta["version_waves_per_eu"] = waves
                     asm[start] = src
                     done["asm"] = asm
                     metadata.update(meta)

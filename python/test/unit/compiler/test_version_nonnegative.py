@@ -215,3 +215,27 @@ def test_occupancy_arithmetic_of_the_register_bound():
     # Shared memory or threads bind first: the bound goes up to what they allow.
     assert occupancy_register_bound(90, 1024, 0, 40) == 64
     assert blocks_per_sm(80, 128, 200 * 1024, 32) == 0
+
+
+def test_amd_versioned_kernel_keeps_the_fast_versions_waves():
+    # On CDNA the other version's VGPRs would halve the waves per SIMD (287 VGPRs: one wave, where
+    # the fast version alone needs two waves' worth); the kernel is compiled again with
+    # amdgpu-waves-per-eu at the fast version's count, and the other version spills.
+    from tessera.backends.amd import waves_per_simd
+    consts = dict(MM_CONSTS, BM=128, BN=128, BK=64, GM=8)
+    k = tessera.compile(grouped_matmul, signature=MM_SIG, constexprs=consts, target="hip:gfx942",
+                        num_warps=4, num_stages=2)
+    waves = k.metadata["version_waves_per_eu"]
+    assert waves >= 2
+    assert waves_per_simd("gfx942", k.metadata["amdgpu_vgprs"]) >= waves
+    # A user's waves_per_eu is kept as given.
+    k = tessera.compile(grouped_matmul, signature=MM_SIG, constexprs=consts, target="hip:gfx942",
+                        num_warps=4, num_stages=2, waves_per_eu=1)
+    assert "version_waves_per_eu" not in k.metadata
+
+
+def test_waves_per_simd():
+    from tessera.backends.amd import waves_per_simd
+    assert waves_per_simd("gfx942", 176) == 2 and waves_per_simd("gfx942", 287) == 1
+    assert waves_per_simd("gfx90a", 64) == 8 and waves_per_simd("gfx942", 24) == 8
+    assert waves_per_simd("gfx1100", 64) is None
