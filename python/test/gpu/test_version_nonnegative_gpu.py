@@ -8,7 +8,7 @@ torch = pytest.importorskip("torch")
 import tessera  # noqa: E402
 
 from . import gpu_marks  # noqa: E402
-from ..unit.compiler.test_version_nonnegative import grouped_matmul, wrapped_copy  # noqa: E402
+from ..unit.compiler.test_version_nonnegative import calls_wrapped, grouped_matmul, wrapped_copy  # noqa: E402
 
 pytestmark = gpu_marks()
 
@@ -34,3 +34,15 @@ def test_wrapped_copy(start):
     wrapped_copy[(grid,)](x, y, start, n, BLOCK=block)
     idx = torch.fmod(start + torch.arange(block * grid, device="cuda"), n)
     assert torch.equal(y, x[n + idx])
+
+
+def test_noinline_callee_versioned_on_its_argument():
+    # Program 0 passes a negative base (the callee's original version), the others bases >= 0.
+    n, block, grid = 4096, 1024, 4
+    x = torch.arange(2 * n, device="cuda", dtype=torch.float32)
+    y = torch.full((n + block * grid,), -1.0, device="cuda")
+    calls_wrapped[(grid,)](x, y, n, BLOCK=block)
+    for p in range(grid):
+        start = (p - 1) * block
+        idx = torch.fmod(start + torch.arange(block, device="cuda"), n)
+        assert torch.equal(y[start + n: start + n + block], x[n + idx])

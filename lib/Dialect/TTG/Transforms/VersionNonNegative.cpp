@@ -143,11 +143,15 @@ Operation *ancestorIn(Block *block, Operation *op) { return block->findAncestorO
 struct VersionNonNegative : public mlir::tessera::impl::VersionNonNegativeBase<VersionNonNegative> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    ModuleAxisInfo axis(module);
     SmallVector<tt::FuncOp> fns;
     module.walk([&](tt::FuncOp fn) { fns.push_back(fn); });
-    for (tt::FuncOp fn : fns)
+    // The facts are computed again for each function: versioning a caller
+    // duplicates its calls, which changes what a noinline callee's arguments
+    // are known to be.
+    for (tt::FuncOp fn : fns) {
+      ModuleAxisInfo axis(module);
       version(fn, axis);
+    }
   }
 
   void version(tt::FuncOp fn, const ModuleAxisInfo &axis) {

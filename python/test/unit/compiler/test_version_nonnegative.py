@@ -239,3 +239,36 @@ def test_waves_per_simd():
     assert waves_per_simd("gfx942", 176) == 2 and waves_per_simd("gfx942", 287) == 1
     assert waves_per_simd("gfx90a", 64) == 8 and waves_per_simd("gfx942", 24) == 8
     assert waves_per_simd("gfx1100", 64) is None
+
+
+@tessera.jit(noinline=True)
+def _wrapped_block(x, y, start, n, BLOCK: tl.constexpr):
+    i = tl.arange(0, BLOCK)
+    tl.store(y + start + n + i, tl.load(x + n + (start + i) % n))
+
+
+@tessera.jit
+def calls_wrapped(x, y, n, BLOCK: tl.constexpr):
+    # The base passed to the noinline callee may be negative (program 0 starts at -BLOCK).
+    _wrapped_block(x, y, (tl.program_id(0) - 1) * BLOCK, n, BLOCK)
+
+
+def test_noinline_callee_is_versioned_on_its_argument():
+    k = tessera.compile(calls_wrapped, signature={"x": "*fp32:16", "y": "*fp32:16", "n": "i32:16"},
+                        constexprs={"BLOCK": 1024}, target="cuda:90")
+    assert "tt.call" in k.asm["ttgir"]
+    assert k.asm["ttgir"].count("tt.nonnegative_version") == 1
+    assert "ld.global.v4.b32" in k.asm["ptx"] and "ld.global.b32" in k.asm["ptx"]
+
+
+def test_noinline_callee_results_in_the_interpreter(monkeypatch):
+    import torch
+    monkeypatch.setenv("TESSERA_INTERPRET", "1")
+    n, block, grid = 2048, 256, 4
+    x = torch.arange(2 * n, dtype=torch.float32)
+    y = torch.full((n + block * grid,), -1.0)
+    calls_wrapped[(grid,)](x, y, n, BLOCK=block)
+    for p in range(grid):
+        start = (p - 1) * block
+        idx = torch.fmod(start + torch.arange(block), n)
+        assert torch.equal(y[start + n: start + n + block], x[n + idx])
