@@ -19,6 +19,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/IR/IRMapping.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
 
 using namespace mlir;
 using namespace mlir::tessera;
@@ -108,9 +109,7 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
   static std::optional<AtomicRMWKind> wholeWarpKind(tt::ReduceOp op, const Reduction &red) {
     if (op.getSrcs().size() != 1)
       return std::nullopt;
-    auto mod = op->getParentOfType<ModuleOp>();
-    auto tpw = mod ? mod->getAttrOfType<IntegerAttr>("ttg.threads-per-warp") : IntegerAttr();
-    if (!tpw || tpw.getInt() != 32)
+    if (ttg::lookupThreadsPerWarp(op) != 32)
       return std::nullopt;
     SmallVector<int32_t> bits(red.laneBits.begin(), red.laneBits.end());
     llvm::sort(bits);

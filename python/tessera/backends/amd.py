@@ -134,9 +134,7 @@ def _native_compile(src, start, name, arch, options, waves_per_eu=None, fast_ver
     keep = ["ttgir", "llir", "amdgcn", "hsaco"] if start == "ttir" else ["llir", "amdgcn", "hsaco"]
     stages = base.kernel_stages(f"{TARGET_PREFIX}:{arch}", options, start)
     if fast_version_only:
-        (stage, pipe), *rest = stages
-        stages = [(stage, pipe.replace("builtin.module(", "builtin.module(ttg-drop-slow-versions, canonicalize, ", 1)),
-                  *rest]
+        stages = base.fast_version_stages(stages)
     native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
     waves = getattr(options, "waves_per_eu", 0) if waves_per_eu is None else waves_per_eu
     if waves:
@@ -264,11 +262,10 @@ class AmdBackend(base.Backend):
                     return asm[stage]
                 if asm is None or asm.get(start) is not src:
                     asm, meta = _native_compile(src, start, metadata["name"], metadata["arch"], options)
-                    waves = _version_waves(asm.get("ttgir", src if start == "ttgir" else ""),
-                                           metadata["name"], metadata["arch"], options,
+                    ttgir = asm.get("ttgir", src)  # from "ttir", the stage made; else `src`
+                    waves = _version_waves(ttgir, metadata["name"], metadata["arch"], options,
                                            meta.get("amdgpu_vgprs"))
                     if waves:
-                        ttgir = asm.get("ttgir", src)
                         again, meta = _native_compile(ttgir, "ttgir", metadata["name"], metadata["arch"],
                                                       options, waves_per_eu=waves)
                         asm.update(again)

@@ -112,6 +112,15 @@ def kernel_stages(target, options, start="ttir", **switches):
     return stages if start == "ttir" else [s for s in stages if s[0] != "ttgir"]
 
 
+def fast_version_stages(stages):
+    """`stages` (from kernel_stages with start "ttgir") with ttg-drop-slow-versions first: only the
+    then branches of ttg-version-nonnegative's ifs are compiled. Not the kernel's meaning for every
+    input; the backends compile it only to measure the registers that version needs."""
+    (stage, pipe), *rest = stages
+    return [(stage, pipe.replace("builtin.module(", "builtin.module(ttg-drop-slow-versions, canonicalize, ", 1)),
+            *rest]
+
+
 def profile_metadata(md, text_md):
     """The kernel's metadata["profile"] (what tessera.profiler decodes its buffer with), from the
     module attributes prof-lower-records wrote; None for a kernel without records."""
@@ -134,8 +143,7 @@ def pipeline_enabled():
 def coalesce_enabled():
     """False when TESSERA_DISABLE_COALESCE is set (to anything but "" or "0"): the TTGIR
     pipeline then skips ttg-version-nonnegative, ttg-coalesce and ttg-remove-layout-conversions,
-    and every tensor keeps
-    convert-tt-to-ttg's default layout, to bisect a miscompile. Read at each compilation and part
+    and every tensor keeps convert-tt-to-ttg's default layout, to bisect a miscompile. Read at each compilation and part
     of the disk cache key, like TESSERA_DISABLE_VECTORIZE."""
     return _env_flag_off("TESSERA_DISABLE_COALESCE")
 

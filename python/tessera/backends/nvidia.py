@@ -71,17 +71,7 @@ def ptxas_arch(cc):
 def ptxas_registers(ptx, cc, name="kernel"):
     """The registers per thread ptxas gives the kernel in `ptx` (its -v report), or None without
     ptxas."""
-    ptxas = find_ptxas()
-    if ptxas is None:
-        return None
-    with tempfile.TemporaryDirectory(prefix="tessera_ptxas_") as d:
-        src = os.path.join(d, f"{name}.ptx")
-        with open(src, "w") as f:
-            f.write(ptx)
-        r = subprocess.run([ptxas, "-v", f"-arch={ptxas_arch(cc)}", "-O3", src, "-o", os.devnull],
-                           capture_output=True, text=True)
-        m = re.search(r"Used (\d+) registers", r.stderr)
-        return int(m.group(1)) if r.returncode == 0 and m else None
+    return _ptxas(ptx, cc, name)[1]
 
 
 # Per-SM limits by compute capability: (shared bytes, threads, blocks); registers are 64K per SM
@@ -117,13 +107,11 @@ def _version_register_cap(ttgir, name, arch, options, shared):
     has (its ptxas count, the kernel compiled with only the then branches), so the slow version
     spills rather than lowering the occupancy of every launch. make_cubin applies it only where
     the whole kernel would hold fewer blocks and fewer than 16 warps per SM."""
-    if "tt.nonnegative_version" not in ttgir or options.maxnreg is not None:
-        return None
     try:
         asm, _ = _native_compile(ttgir, "ttgir", name, arch, options, fast_version_only=True)
-    except base.StageError:
+        fast = ptxas_registers(asm["ptx"], arch, name)
+    except (base.StageError, RuntimeError):
         return None
-    fast = ptxas_registers(asm["ptx"], arch, name)
     if fast is None:
         return None
     threads = options.num_warps * WARP_SIZE
@@ -141,12 +129,12 @@ def with_maxnreg(ptx, maxnreg):
     return _ENTRY_HEAD.sub(lambda m: m.group(1) + f".maxnreg {int(maxnreg)}\n", ptx)
 
 
-def assemble(ptx, cc, name="kernel", maxnreg=None):
-    """cubin bytes from PTX with ptxas, or None when ptxas is not installed (the driver JITs the PTX).
-    `maxnreg` caps the registers per thread."""
+def _ptxas(ptx, cc, name="kernel", maxnreg=None):
+    """(cubin bytes, registers per thread from ptxas -v) for `ptx`, or (None, None) when ptxas is
+    not installed; `maxnreg` bounds the registers (a .maxnreg directive)."""
     ptxas = find_ptxas()
     if ptxas is None:
-        return None
+        return None, None
     if maxnreg is not None:
         ptx = with_maxnreg(ptx, maxnreg)
     with tempfile.TemporaryDirectory(prefix="tessera_ptxas_") as d:
@@ -155,16 +143,20 @@ def assemble(ptx, cc, name="kernel", maxnreg=None):
         with open(src, "w") as f:
             f.write(ptx)
         arch = ptxas_arch(cc)
-        cmd = [ptxas, f"-arch={arch}", "-O3", src, "-o", dst]
-        if maxnreg is not None:
-            cmd.insert(1, f"--maxrregcount={int(maxnreg)}")
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        r = subprocess.run([ptxas, "-v", f"-arch={arch}", "-O3", src, "-o", dst], capture_output=True, text=True)
         if r.returncode != 0:
             if "too much shared data" in r.stderr or "too many resources" in r.stderr:
                 raise OutOfResources(f"ptxas: {name} ({arch}) does not fit: {r.stderr.strip()}")
             raise RuntimeError(f"ptxas failed for {name} ({arch}):\n{r.stderr}")
+        m = re.search(r"Used (\d+) registers", r.stderr)
         with open(dst, "rb") as f:
-            return f.read()
+            return f.read(), int(m.group(1)) if m else None
+
+
+def assemble(ptx, cc, name="kernel", maxnreg=None):
+    """cubin bytes from PTX with ptxas, or None when ptxas is not installed (the driver JITs the PTX).
+    `maxnreg` caps the registers per thread."""
+    return _ptxas(ptx, cc, name, maxnreg)[0]
 
 
 # ------------------------------------------------------------------ the native stages
@@ -202,9 +194,7 @@ def _native_compile(src, start, name, arch, options, fast_version_only=False):
     stages = base.kernel_stages(f"{TARGET_PREFIX}:{arch}", options, start, pipeline=pipeline_enabled(),
                                 tma_all_copies=tma_all_copies())
     if fast_version_only:
-        (stage, pipe), *rest = stages
-        stages = [(stage, pipe.replace("builtin.module(", "builtin.module(ttg-drop-slow-versions, canonicalize, ", 1)),
-                  *rest]
+        stages = base.fast_version_stages(stages)
     native_options = {"enable-fp-fusion": "1" if options.enable_fp_fusion else "0"}
     libs = base.extern_libraries(src)
     if libs:
@@ -331,6 +321,7 @@ class NvidiaBackend(base.Backend):
             run.__name__ = f"make_{stage}"
             run.__qualname__ = f"NvidiaBackend.stages.<locals>.make_{stage}"
             return run
+
         def cubin(ptx, metadata):
             ttgir = (done.get("asm") or {}).get("ttgir", "")
             return self.make_cubin(ptx, metadata, options, ttgir=ttgir)
@@ -341,24 +332,23 @@ class NvidiaBackend(base.Backend):
     def make_cubin(self, ptx, metadata, options, ttgir=""):
         """ptxas; a kernel in two sign versions whose slow version would cost blocks per SM gets
         its registers bounded (metadata["version_maxnreg"]; see _version_register_cap)."""
-        maxnreg = options.maxnreg
-        if maxnreg is None and "tt.nonnegative_version" in ttgir:
-            arch, name = metadata["arch"], metadata["name"]
+        arch, name = metadata["arch"], metadata["name"]
+        cubin, full = _ptxas(ptx, arch, name, options.maxnreg)
+        if options.maxnreg is None and full and "tt.nonnegative_version" in ttgir:
             threads = options.num_warps * WARP_SIZE
             shared = metadata.get("shared", 0)
-            full = ptxas_registers(ptx, arch, name)
-            blocks = blocks_per_sm(arch, threads, shared, full) if full else 0
+            blocks = blocks_per_sm(arch, threads, shared, full)
             # Bounded only where the whole kernel would hold fewer than 16 warps per SM (4 per
             # scheduler) and fewer blocks than the fast version: with more warps latency is
             # hidden anyway and the spills a bound causes cost more (run 106: the conformance
             # matmul, 4 blocks of 4 warps, 7904 ns unbounded against 8256 bounded). The fast
             # version is compiled (to count its registers) only where that can matter.
-            if full and blocks * options.num_warps < 16:
+            if blocks * options.num_warps < 16:
                 cap = _version_register_cap(ttgir, name, arch, options, shared)
                 if cap is not None and full > cap and blocks < blocks_per_sm(arch, threads, shared, cap):
-                    maxnreg = cap
                     metadata["version_maxnreg"] = cap
-        return assemble(ptx, metadata["arch"], metadata["name"], maxnreg=maxnreg)
+                    cubin = assemble(ptx, arch, name, maxnreg=cap)
+        return cubin
 
     def toolchain_key(self):
         return {"ptxas": _ptxas_key(find_ptxas())}

@@ -76,7 +76,7 @@ bool reachesPointer(Value v) {
       }
       if (auto loop = dyn_cast<scf::ForOp>(user)) {
         // A pointer carried by a loop (advanced each iteration).
-        if (OpResult result = loop.getTiedLoopResult(&use))
+        if (loop.getTiedLoopResult(&use)) // an init value, not a bound
           work.push_back(loop.getTiedLoopRegionIterArg(&use));
         continue;
       }
