@@ -28,6 +28,16 @@
 // memdesc_trans) gets a ring of that buffer's layout, read by the dot in
 // place; such dots then run asynchronously where the target allows (below).
 //
+// Operand loads that cannot be background copies (fewer than 4 bytes a copy:
+// rows not proven aligned, e.g. an fp16 matrix whose row stride is not a
+// multiple of 8) but whose addresses can be computed ahead are prefetched
+// into registers one iteration ahead instead: iteration 0's load before the
+// loop, and at the top of iteration i the load of iteration i + 1 (masked off
+// past the end), carried to the next iteration. Its latency then overlaps
+// the current iteration's dot rather than preceding it. Only tiles of at
+// most 32 elements a thread are held so (64 in all), so the registers they
+// take stay small next to the accumulator's.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tessera/Dialect/Prof/IR/Dialect.h"
@@ -36,6 +46,7 @@
 #include "tessera/Target/Backend.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
 #include "tessera/Dialect/TTG/Transforms/Passes.h"
 #include "tessera/Dialect/TTG/Transforms/Utility.h"
 
@@ -244,7 +255,7 @@ bool writesMemory(scf::ForOp loop) {
   return writes;
 }
 
-LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo &axis,
+FailureOr<scf::ForOp> pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo &axis,
                            const TargetInfoBase *targetInfo) {
   if (!loop.getInductionVar().getType().isInteger(32) || loop.getUnsignedCmp() || writesMemory(loop))
     return failure();
@@ -472,6 +483,103 @@ LogicalResult pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo
   ttg::AsyncWaitOp::create(ab, loc, ttg::AsyncTokenType::get(ctx), ValueRange{}, 0);
   for (const Ring &r : rings)
     ttg::LocalDeallocOp::create(ab, loc, r.buffer);
+  return newLoop;
+}
+
+/// Prefetches into registers, one iteration ahead, the operand loads of
+/// `loop` that stayed loads (see the header). The caller has checked that the
+/// loop writes no global memory (before ring pipelining added its own ops).
+LogicalResult prefetchLoop(scf::ForOp loop, const ModuleAxisInfo &axis) {
+  if (!loop.getInductionVar().getType().isInteger(32) || loop.getUnsignedCmp())
+    return failure();
+  // Not in the slow copy ttg-version-nonnegative keeps for negative values
+  // (an else branch that rarely runs): its registers count for the whole
+  // kernel.
+  for (Operation *p = loop->getParentOp(); p; p = p->getParentOp())
+    if (auto ifOp = dyn_cast<scf::IfOp>(p); ifOp && ifOp->hasAttr("tt.nonnegative_version") &&
+                                          ifOp.getElseRegion().isAncestor(loop->getParentRegion()))
+      return failure();
+  SmallVector<tt::LoadOp> loads;
+  int64_t held = 0;
+  for (tt::LoadOp load : operandLoads(loop)) {
+    auto type = cast<RankedTensorType>(load.getType());
+    int64_t bytes = std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    if (copyContiguity(load, axis) * bytes >= 4 || !supportsLinearLayout(type))
+      continue; // a ring's (where the ring could not be built, neither can this)
+    int64_t elems = toLinearLayout(type).getInDimSize("register");
+    llvm::SetVector<unsigned> own;
+    if (elems > 32 || held + elems > 64 || failed(addressSlice(loop, {load}, own)))
+      continue;
+    held += elems;
+    loads.push_back(load);
+  }
+  if (loads.empty())
+    return failure();
+  llvm::SetVector<unsigned> carried;
+  FailureOr<SmallVector<Operation *>> slice = addressSlice(loop, loads, carried);
+  if (failed(slice))
+    return failure();
+  Location loc = loop.getLoc();
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+
+  // A copy of `load` with the operands `map` gives, masked off unless `inRange`.
+  auto loadAhead = [&](OpBuilder &b, tt::LoadOp load, IRMapping &map, Value inRange) -> Value {
+    Value ptr = map.lookupOrDefault(load.getPtr());
+    Value mask = load.getMask() ? map.lookupOrDefault(load.getMask()) : Value();
+    Value other = load.getOther() ? map.lookupOrDefault(load.getOther()) : Value();
+    auto ptrType = cast<RankedTensorType>(ptr.getType());
+    auto copy = tt::LoadOp::create(b, load.getLoc(), ptr, maskIn(b, loc, ptrType, mask, inRange), other,
+                                   load.getCache(), load.getEvict(), /*isVolatile=*/false);
+    copy->setDiscardableAttrs(load->getDiscardableAttrDictionary());
+    return copy.getResult();
+  };
+
+  // Before the loop: iteration 0's loads.
+  OpBuilder b(loop);
+  IRMapping first;
+  first.map(loop.getInductionVar(), lb);
+  for (unsigned j : carried)
+    first.map(loop.getRegionIterArgs()[j], loop.getInitArgs()[j]);
+  cloneSlice(b, *slice, first);
+  Value inRange0 = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lb, ub);
+  SmallVector<Value> inits;
+  for (tt::LoadOp load : loads)
+    inits.push_back(loadAhead(b, load, first, inRange0));
+
+  // At the top of the body: iteration i + 1's loads (the carried values'
+  // next values are computed there once more; CSE merges the copies).
+  IRRewriter rewriter(loop.getContext());
+  auto fn = [&](OpBuilder &yb, Location yl, ArrayRef<BlockArgument> args) -> SmallVector<Value> {
+    // The old body is already in the grown loop's block (its arguments
+    // replaced the old ones); the old yield still stands at its end.
+    Block *nb = yb.getInsertionBlock();
+    OpBuilder tb = OpBuilder::atBlockBegin(nb);
+    IRMapping now;
+    cloneSlice(tb, *slice, now);
+    IRMapping next;
+    Value ivNow = nb->getArgument(0);
+    next.map(ivNow, arith::AddIOp::create(tb, yl, ivNow, step));
+    for (unsigned j : carried)
+      next.map(nb->getArgument(1 + j), now.lookupOrDefault(yield.getOperand(j)));
+    cloneSlice(tb, *slice, next);
+    Value inRange = inRangeAhead(tb, yl, ivNow, step, ub, 1);
+    SmallVector<Value> out;
+    for (tt::LoadOp load : loads)
+      out.push_back(loadAhead(tb, load, next, inRange));
+    return out;
+  };
+  rewriter.setInsertionPoint(loop);
+  FailureOr<LoopLikeOpInterface> grown =
+      loop.replaceWithAdditionalYields(rewriter, inits, /*replaceInitOperandUsesInLoop=*/false, fn);
+  if (failed(grown))
+    return failure();
+  auto newLoop = cast<scf::ForOp>(grown->getOperation());
+  unsigned base = newLoop.getNumRegionIterArgs() - loads.size();
+  for (auto [k, load] : llvm::enumerate(loads)) {
+    load.replaceAllUsesWith(newLoop.getRegionIterArgs()[base + k]);
+    load.erase();
+  }
   return success();
 }
 
@@ -499,8 +607,16 @@ struct PipelinePass : public mlir::tessera::impl::PipelineBase<PipelinePass> {
         continue;
       // Facts of the module as it is now (an inner loop pipelined before
       // changed the values an outer one sees).
+      if (writesMemory(loop))
+        continue;
       ModuleAxisInfo axis(module);
-      (void)pipelineLoop(loop, stages, axis, targetInfo.get());
+      FailureOr<scf::ForOp> piped = pipelineLoop(loop, stages, axis, targetInfo.get());
+      if (!registerPrefetch)
+        continue;
+      if (succeeded(piped))
+        (void)prefetchLoop(*piped, ModuleAxisInfo(module));
+      else
+        (void)prefetchLoop(loop, axis);
     }
   }
 };

@@ -74,3 +74,34 @@ def test_unaligned_k_keeps_the_loads_it_cannot_copy():
                           num_warps=4, num_stages=3).asm["ptx"]
     assert ptx.count("cp.async.cg.shared.global") == 4 * 3
     assert "ld.global.b16" in ptx
+
+
+def _loop_line(ttgir):
+    return next(l for l in ttgir.splitlines() if "scf.for" in l)
+
+
+def test_unaligned_operand_is_prefetched_into_registers():
+    # A's rows sam elements apart, sam of unknown divisibility: copies of 2 bytes cannot be
+    # background copies, so A is loaded an iteration ahead into registers: the loop carries the
+    # 128x32 tile, and its load comes before the ring's wait (B, aligned, keeps its ring).
+    k = tessera.compile(matmul, signature=dict(SIG, K="i32", sam="i32"), constexprs=TILE, target="cuda:90",
+                        num_warps=4, num_stages=3)
+    ttgir = k.asm["ttgir"]
+    assert "tensor<128x32xf16" in _loop_line(ttgir)
+    body = ttgir.split("scf.for", 1)[1]
+    assert body.index("tt.load") < body.index("ttg.async_wait")
+    assert k.asm["ptx"].count("cp.async.cg.shared.global") == 4 * 3
+
+
+def test_prefetch_needs_pipelining():
+    # One stage: no pipelining, no prefetch (the launch asked for synchronous loads).
+    k = tessera.compile(matmul, signature=dict(SIG, K="i32", sam="i32"), constexprs=TILE, target="cuda:90",
+                        num_warps=4, num_stages=1)
+    assert "xf16" not in _loop_line(k.asm["ttgir"]).split("->")[1]
+
+
+def test_prefetch_leaves_large_tiles_alone():
+    # A 256x64 tile over 128 threads holds 128 elements a thread: not prefetched.
+    k = tessera.compile(matmul, signature=dict(SIG, K="i32", sam="i32"),
+                        constexprs={"BM": 256, "BN": 64, "BK": 64}, target="cuda:90", num_warps=4, num_stages=3)
+    assert "tensor<256x64xf16" not in _loop_line(k.asm["ttgir"])

@@ -65,10 +65,20 @@ def Pipeline : Pass<"ttg-pipeline", "mlir::ModuleOp"> {
     freed. S is the loop's `tt.num_stages` if it has one, else the option;
     below 2 nothing changes, and loops whose loads do not qualify keep their
     form.
+
+    Operand loads that cannot be background copies (fewer than 4 bytes per
+    copy, e.g. rows not proven 16-byte aligned) but whose addresses can be
+    computed ahead are prefetched into registers one iteration ahead: the
+    load of iteration i + 1 is issued at the top of iteration i (masked off
+    past the end) and carried to the next iteration; iteration 0's before the
+    loop. Tiles of more than 32 elements a thread (64 in all) and loops in the
+    slow branch of ttg-version-nonnegative are left as they are.
   }];
   let options = [
     Option<"numStages", "num-stages", "int64_t", "3",
            "Stages of loops without tt.num_stages (the launch's num_stages).">,
+    Option<"registerPrefetch", "register-prefetch", "bool", "true",
+           "Prefetch into registers, one iteration ahead, operand loads that cannot be background copies.">,
   ];
   let dependentDialects = ["mlir::tessera::ttg::TTGDialect", "mlir::arith::ArithDialect",
                            "mlir::scf::SCFDialect"];
