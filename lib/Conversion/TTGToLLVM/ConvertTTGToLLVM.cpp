@@ -115,6 +115,7 @@ struct ConvertTTGToLLVMPass
     if (vectorize && tensorAccesses)
       axisInfo.emplace(module);
     markOffsetAccesses(module, *targetInfo);
+    markUnreadStores(module);
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, axisInfo ? &*axisInfo : nullptr);
     // Elementwise ops compute one value per run of equal elements (AxisInfo
     // constancy) that a thread holds.

@@ -18,6 +18,10 @@
 #include "tessera/Analysis/AxisInfo.h"
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "tessera/Dialect/TTG/IR/LinearLayoutConversions.h"
+#include "tessera/Dialect/Prof/IR/Dialect.h"
+#include "tessera/Dialect/TTG/IR/Dialect.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tessera;
@@ -167,6 +171,7 @@ std::optional<BaseAndOffsets> decompose(Value ptr) {
 /// Marks (kOffsetAccess) the loads and stores whose pointers are a kernel
 /// argument with tt.pointer_range = 32 plus non-negative i32 offsets.
 constexpr llvm::StringLiteral kOffsetAccess = "ttg.offset_access";
+constexpr llvm::StringLiteral kUnreadStore = "ttg.unread_store";
 
 std::optional<BaseAndOffsets> baseAndOffsets(Operation *op) {
   if (!op->hasAttr(kOffsetAccess))
@@ -316,8 +321,38 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
         if (dim == "register")
           copyRegisters = mask;
     const TargetInfoBase &ti = tc.getTargetInfo();
-    auto predicate = [&](int64_t i) -> Value { return masks.empty() ? trueValue(rewriter, loc) : masks[i]; };
-    bool plain = masks.empty() && hints.isDefault();
+    // A store nothing in the kernel reads back (markUnreadStores): one thread
+    // stores each element; the threads holding copies (lanes and warps the
+    // layout repeats data over) are predicated off.
+    Value owner;
+    if (op->hasAttr(kUnreadStore)) {
+      int64_t warpSize = ttg::lookupThreadsPerWarp(op).value_or(32);
+      int64_t numWarps = ttg::lookupNumWarps(op).value_or(4);
+      int64_t laneMask = 0, warpMask = 0;
+      if (!tensorType) {
+        laneMask = warpSize - 1;
+        warpMask = numWarps - 1;
+      } else if (supportsLinearLayout(tensorType)) {
+        for (auto &[dim, mask] : toLinearLayout(tensorType).getFreeVariableMasks()) {
+          if (dim == "lane")
+            laneMask = mask;
+          else if (dim == "warp")
+            warpMask = mask;
+        }
+      }
+      int64_t threadMask = laneMask | (warpMask * warpSize);
+      if (threadMask && llvm::isPowerOf2_64(uint64_t(warpSize))) {
+        Value tid = ti.threadId(rewriter, loc);
+        Value bits = LLVM::AndOp::create(rewriter, loc, tid, i32Val(rewriter, loc, int32_t(threadMask)));
+        owner = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, bits, i32Val(rewriter, loc, 0));
+      }
+    }
+    auto predicate = [&](int64_t i) -> Value {
+      if (masks.empty())
+        return owner ? owner : trueValue(rewriter, loc);
+      return owner ? LLVM::AndOp::create(rewriter, loc, masks[i], owner).getResult() : masks[i];
+    };
+    bool plain = masks.empty() && hints.isDefault() && !owner;
     int64_t vec = vectorWidth(axis, op.getPtr(), op.getMask(), tensorType, elt);
     if (std::optional<BaseAndOffsets> bo = !tensorType || isa<LLVM::LLVMPointerType>(elt)
                                                ? std::nullopt
@@ -388,6 +423,70 @@ void mlir::tessera::markOffsetAccesses(ModuleOp module, const TargetInfoBase &ti
     auto range = fn.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tt.pointer_range");
     if (range && range.getInt() == 32)
       op->setAttr(kOffsetAccess, UnitAttr::get(op->getContext()));
+  });
+}
+
+namespace {
+/// Whether `op` (or an op nested in it) may read global memory: a read or
+/// write effect on anything but shared memory and the profile buffer, or no
+/// known effects.
+bool mayReadGlobal(Operation *op) {
+  bool reads = false;
+  op->walk([&](Operation *inner) {
+    if (isMemoryEffectFree(inner))
+      return WalkResult::advance();
+    auto iface = dyn_cast<MemoryEffectOpInterface>(inner);
+    if (!iface) {
+      if (inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>() || inner->hasTrait<OpTrait::IsTerminator>())
+        return WalkResult::advance();
+      reads = true;
+      return WalkResult::interrupt();
+    }
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    iface.getEffects(effects);
+    for (auto &e : effects) {
+      if (!isa<MemoryEffects::Read>(e.getEffect()))
+        continue;
+      if (e.getResource() == ttg::SharedMemory::get() || e.getResource() == prof::ProfileBuffer::get())
+        continue;
+      // A store reads nothing; a load, an atomic or an unknown op may.
+      reads = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return reads;
+}
+} // namespace
+
+void mlir::tessera::markUnreadStores(ModuleOp module) {
+  module.walk([&](tt::FuncOp fn) {
+    if (!fn.isPublic() || fn.isNoInline())
+      return;
+    fn.walk([&](tt::StoreOp store) {
+      Operation *at = store;
+      while (at->getParentOp() != fn.getOperation()) {
+        Operation *parent = at->getParentOp();
+        // Ops after `at` in its block run later; in a loop, so do the ops
+        // before it (the next iteration).
+        bool loop = isa<LoopLikeOpInterface>(parent);
+        for (Operation &other : *at->getBlock())
+          if (&other != at && (loop || at->isBeforeInBlock(&other)) && mayReadGlobal(&other))
+            return;
+        if (loop)
+          for (Region &r : parent->getRegions())
+            for (Block &b : r)
+              if (&b != at->getBlock())
+                for (Operation &other : b)
+                  if (mayReadGlobal(&other))
+                    return;
+        at = parent;
+      }
+      for (Operation *o = at->getNextNode(); o; o = o->getNextNode())
+        if (mayReadGlobal(o))
+          return;
+      store->setAttr(kUnreadStore, UnitAttr::get(store->getContext()));
+    });
   });
 }
 

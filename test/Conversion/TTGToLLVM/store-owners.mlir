@@ -1,11 +1,14 @@
 // RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-ttg-to-llvm)' | FileCheck %s
 
-// A scalar store is done by every thread (each then reads back its own
-// write without a barrier), with no thread test.
+// Which threads store (LoadStoreOpToLLVM.cpp, markUnreadStores). A store
+// that nothing in the kernel reads back afterwards is done by one thread per
+// element: a scalar by thread 0 of the program.
 // CHECK-LABEL: llvm.func @scalar
-// CHECK-NOT: llvm.icmp
-// CHECK: llvm.store
-// CHECK-NOT: llvm.store
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[BITS:.*]] = llvm.and %[[TID]], %{{.*}} : i32
+// CHECK: %[[OWN:.*]] = llvm.icmp "eq" %[[BITS]], %{{.*}} : i32
+// CHECK: "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %{{.*}}, %{{.*}}, %[[OWN]]
+// CHECK-NOT: st.global
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @scalar(%p: !tt.ptr<f32>, %v: f32) {
     tt.store %p, %v : !tt.ptr<f32>
@@ -15,12 +18,84 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// 16 elements over 128 threads: lanes 16-31 and warps 1-3 hold copies, and
-// each thread stores its copy (one store, no thread test).
-// CHECK-LABEL: llvm.func @copies
+// Negative: a load follows the store; each thread may read back its own
+// write without a barrier, so every thread stores, with no thread test.
+// CHECK-LABEL: llvm.func @scalar_read_back
 // CHECK-NOT: llvm.icmp
 // CHECK: llvm.store
-// CHECK-NOT: llvm.store
+// CHECK: llvm.load
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @scalar_read_back(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %v: f32) {
+    tt.store %p, %v : !tt.ptr<f32>
+    %w = tt.load %p : !tt.ptr<f32>
+    tt.store %q, %w : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// Negative: in a loop that loads, a later iteration's load follows the
+// store (the load comes first in the body).
+// CHECK-LABEL: llvm.func @loop_read_back
+// CHECK-NOT: llvm.icmp "eq"
+// CHECK: llvm.store
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @loop_read_back(%p: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %w = tt.load %p : !tt.ptr<f32>
+      %x = arith.addf %w, %w : f32
+      tt.store %p, %x : !tt.ptr<f32>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Negative: an atomic after the store reads memory too.
+// CHECK-LABEL: llvm.func @atomic_after
+// CHECK-NOT: llvm.icmp "eq"
+// CHECK: llvm.store
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @atomic_after(%p: !tt.ptr<f32>, %v: f32) {
+    tt.store %p, %v : !tt.ptr<f32>
+    %o = tt.atomic_rmw fadd, relaxed, gpu, %p, %v : (!tt.ptr<f32>, f32) -> f32
+    tt.return
+  }
+}
+
+// -----
+
+// Negative: a noinline function's caller may read what it stored.
+// CHECK-LABEL: llvm.func internal @callee
+// CHECK-NOT: llvm.icmp "eq"
+// CHECK: llvm.store
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @callee(%p: !tt.ptr<f32>, %v: f32) attributes {noinline = true} {
+    tt.store %p, %v : !tt.ptr<f32>
+    tt.return
+  }
+  tt.func public @caller(%p: !tt.ptr<f32>, %v: f32) {
+    tt.call @callee(%p, %v) : (!tt.ptr<f32>, f32) -> ()
+    %w = tt.load %p : !tt.ptr<f32>
+    tt.store %p, %w : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// 16 elements over 128 threads: lanes 16-31 and warps 1-3 hold copies; only
+// lanes 0-15 of warp 0 store (thread bits 4, 5 and 6 zero: mask 112).
+// CHECK-LABEL: llvm.func @copies
+// CHECK: %[[M:.*]] = llvm.mlir.constant(112 : i32) : i32
+// CHECK: %[[BITS:.*]] = llvm.and %{{.*}}, %[[M]] : i32
+// CHECK: llvm.icmp "eq" %[[BITS]]
+// CHECK: st.global.b32
+// CHECK-NOT: st.global
 #copies = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @copies(%p: tensor<16x!tt.ptr<f32>, #copies>, %v: tensor<16xf32, #copies>) {

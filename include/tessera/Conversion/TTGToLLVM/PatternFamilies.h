@@ -57,6 +57,16 @@ void populateViewOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
 /// before the conversion (it reads the functions' argument attributes).
 void markOffsetAccesses(ModuleOp module, const TargetInfoBase &targetInfo);
 
+/// Marks the tt.store ops of kernels (public, not noinline functions) after
+/// which nothing in the kernel may read global memory (no load, atomic,
+/// call or op of unknown effects follows them, also not in a later iteration
+/// of an enclosing loop). Such a store is issued by one thread per element:
+/// threads that hold a copy of an element another thread stores (lanes and
+/// warps a layout repeats data over; every thread but one for a scalar) are
+/// predicated off. Elsewhere every copy is stored, since a thread may read
+/// back what it wrote without a barrier. Run before the conversion.
+void markUnreadStores(ModuleOp module);
+
 void populateLoadStoreOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
                                        RewritePatternSet &patterns,
                                        const ModuleAxisInfo *axisInfo = nullptr);

@@ -1,0 +1,49 @@
+"""Stores issued by one thread per element (nothing reads them back) and stores read back by each
+thread, on the GPU against PyTorch (the PTX checks are test/unit/compiler/test_store_owners.py)."""
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tessera  # noqa: E402
+import tessera.language as tl  # noqa: E402
+
+from . import gpu_marks  # noqa: E402
+
+pytestmark = gpu_marks()
+
+
+@tessera.jit
+def row_argmax(x, out, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(x + row * N + offs, mask=offs < N, other=-float("inf"))
+    tl.store(out + row, tl.argmax(v, axis=0))
+
+
+@tessera.jit
+def read_back(x, tmp, out, N, BLOCK: tl.constexpr):
+    # A scalar stored then loaded again by every thread (no barrier), then a tile of 16 elements
+    # over all the warps stored once per element.
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    s = tl.sum(tl.load(x + pid * N + offs, mask=offs < N, other=0.0), axis=0)
+    tl.store(tmp + pid, s)
+    t = tl.load(tmp + pid)
+    small = tl.arange(0, 16)
+    tl.store(out + pid * 16 + small, t + small.to(tl.float32))
+
+
+@pytest.mark.parametrize("warps", [1, 4, 8])
+def test_scalar_and_replicated_stores(warps):
+    M, N = 300, 700
+    x = torch.randn(M, N, device="cuda")
+    o = torch.full((M,), -1, device="cuda", dtype=torch.int32)
+    row_argmax[(M,)](x, o, N, BLOCK=1024, num_warps=warps)
+    tmp = torch.zeros(M, device="cuda")
+    out = torch.zeros(M, 16, device="cuda")
+    read_back[(M,)](x, tmp, out, N, BLOCK=1024, num_warps=warps)
+    torch.cuda.synchronize()
+    assert torch.equal(o, x.argmax(dim=1).to(torch.int32))
+    s = x.sum(dim=1)
+    torch.testing.assert_close(tmp, s, atol=1e-3, rtol=1e-4)
+    torch.testing.assert_close(out, tmp[:, None] + torch.arange(16, device="cuda", dtype=torch.float32))

@@ -1,0 +1,73 @@
+"""Stores nothing reads back are issued by one thread per element (compile-only: the PTX); stores
+followed by a read keep every thread's copy. GPU checks in test/gpu/test_store_owners_gpu.py."""
+import re
+
+import tessera
+import tessera.language as tl
+
+
+@tessera.jit
+def row_max(x, out, N, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(x + row * N + offs, mask=offs < N, other=-float("inf"))
+    tl.store(out + row, tl.max(v, axis=0))
+
+
+@tessera.jit
+def store_then_read(x, out, tmp):
+    v = tl.load(x)
+    tl.store(tmp, v * 2.0)
+    w = tl.load(tmp)  # every thread reads back what it wrote
+    tl.store(out, w + 1.0)
+
+
+@tessera.jit
+def small_tile(x, out):
+    # 16 elements over 4 warps: lanes 16-31 and warps 1-3 hold copies.
+    offs = tl.arange(0, 16)
+    tl.store(out + offs, tl.load(x + offs) + 1.0)
+
+
+def _stores(ptx):
+    return [l.strip() for l in ptx.splitlines() if "st.global" in l]
+
+
+def _owner_test(ptx, store):
+    """The condition the store's predicate tests, as (comparison, tid operand, constant): the
+    predicate must be computed from %tid.x alone (directly or through one and)."""
+    pred = re.match(r"@(%p\d+) st\.global", store).group(1)
+    tid = re.search(r"mov\.u32\s+(%r\d+), %tid\.x;", ptx).group(1)
+    cmp, reg, const = re.search(rf"setp\.(\w+\.\w+)\s+{re.escape(pred)}, (%r\d+), (\d+);", ptx).groups()
+    if reg != tid:
+        mask = re.search(rf"and\.b32\s+{re.escape(reg)}, {re.escape(tid)}, (\d+);", ptx).group(1)
+        return cmp, f"tid&{mask}", int(const)
+    return cmp, "tid", int(const)
+
+
+def _ptx(fn, sig, cx=None, warps=4):
+    return tessera.compile(fn, signature=sig, constexprs=cx or {}, target="cuda:90", num_warps=warps).asm["ptx"]
+
+
+def test_scalar_result_stored_by_thread_zero():
+    ptx = _ptx(row_max, {"x": "*fp32:16", "out": "*fp32:16", "N": "i32"}, {"BLOCK": 1024})
+    (store,) = _stores(ptx)
+    # tid & 127 == 0, which LLVM simplifies to tid == 0 (.reqntid 128).
+    cmp, operand, const = _owner_test(ptx, store)
+    assert cmp.startswith("eq") and operand in ("tid", "tid&127") and const == 0
+
+
+def test_store_read_back_keeps_every_thread():
+    ptx = _ptx(store_then_read, {"x": "*fp32:16", "out": "*fp32:16", "tmp": "*fp32:16"})
+    stores = _stores(ptx)
+    assert len(stores) == 2
+    assert not stores[0].startswith("@"), "the store read back afterwards must be done by every thread"
+    assert stores[1].startswith("@"), "the last store is read by nothing: one thread"
+
+
+def test_replicated_tile_stored_once_per_element():
+    ptx = _ptx(small_tile, {"x": "*fp32:16", "out": "*fp32:16"})
+    # Thread bits 4 (lanes 16-31), 5 and 6 (warps 1-3) must be zero: tid & 112 == 0, which LLVM
+    # simplifies to tid < 16 (.reqntid 128).
+    (store,) = _stores(ptx)
+    assert _owner_test(ptx, store) in (("lt.u32", "tid", 16), ("eq.b32", "tid&112", 0), ("eq.s32", "tid&112", 0))
