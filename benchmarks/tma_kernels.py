@@ -13,6 +13,16 @@ def desc_copy(src, dst, BM: tl.constexpr, BN: tl.constexpr):
 
 
 @triton.jit
+def desc_copy_row_bands(src, dst, BM: tl.constexpr, BN: tl.constexpr):
+    # The same copy with the column block as program_id(0): consecutive programs (the order the
+    # GPU starts them in) walk along a band of rows, as a flat copy does; desc_copy's consecutive
+    # programs walk down a column strip of 256-byte row pieces 16 KB apart.
+    pn = tl.program_id(0)
+    pm = tl.program_id(1)
+    dst.store([pm * BM, pn * BN], src.load([pm * BM, pn * BN]))
+
+
+@triton.jit
 def ptr_copy(src, dst, M, N, stride, BM: tl.constexpr, BN: tl.constexpr):
     pm = tl.program_id(0)
     pn = tl.program_id(1)
