@@ -467,19 +467,17 @@ void mlir::tessera::markUnreadStores(ModuleOp module) {
       Operation *at = store;
       while (at->getParentOp() != fn.getOperation()) {
         Operation *parent = at->getParentOp();
-        // Ops after `at` in its block run later; in a loop, so do the ops
-        // before it (the next iteration).
-        bool loop = isa<LoopLikeOpInterface>(parent);
-        for (Operation &other : *at->getBlock())
-          if (&other != at && (loop || at->isBeforeInBlock(&other)) && mayReadGlobal(&other))
+        // Ops after `at` in its block run later. In a loop, any op of it may
+        // run after the store (in a later iteration, also the other branch
+        // of an if the store is in).
+        if (isa<LoopLikeOpInterface>(parent)) {
+          if (mayReadGlobal(parent))
             return;
-        if (loop)
-          for (Region &r : parent->getRegions())
-            for (Block &b : r)
-              if (&b != at->getBlock())
-                for (Operation &other : b)
-                  if (mayReadGlobal(&other))
-                    return;
+        } else {
+          for (Operation *o = at->getNextNode(); o; o = o->getNextNode())
+            if (mayReadGlobal(o))
+              return;
+        }
         at = parent;
       }
       for (Operation *o = at->getNextNode(); o; o = o->getNextNode())

@@ -118,3 +118,52 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Negative: the store is in one branch of an if in a loop, a load in the
+// other; a later iteration may take the load's branch.
+// CHECK-LABEL: llvm.func @loop_other_branch
+// CHECK-NOT: st.global
+// CHECK: llvm.store %{{.*}}, %arg0 : f32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @loop_other_branch(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %f = arith.constant 1.0 : f32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %f) -> (f32) : i32 {
+      %odd = arith.remsi %i, %c2 : i32
+      %c = arith.cmpi eq, %odd, %c0 : i32
+      %v = scf.if %c -> (f32) {
+        tt.store %p, %acc : !tt.ptr<f32>
+        scf.yield %acc : f32
+      } else {
+        %w = tt.load %p : !tt.ptr<f32>
+        scf.yield %w : f32
+      }
+      scf.yield %v : f32
+    }
+    tt.store %q, %r : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// A store in a loop that reads nothing from global memory is still stored
+// once per element (the loop's later iterations only store).
+// CHECK-LABEL: llvm.func @loop_store_only
+// CHECK: llvm.icmp "eq"
+// CHECK: st.global.b32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @loop_store_only(%p: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %f = arith.sitofp %i : i32 to f32
+      tt.store %p, %f : !tt.ptr<f32>
+    }
+    tt.return
+  }
+}
