@@ -563,3 +563,78 @@ tt.func public @attention(%pq: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pk: !
   tt.store %op, %out : tensor<128x64x!tt.ptr<f32>>
   tt.return
 }
+
+// -----
+
+// A loop with profiling records: the wait after the loop only on the path
+// where the loop ran (the other path waits on its own, for nothing, and
+// yields the initial accumulator). Otherwise that path materializes the
+// initial accumulator in a block of its own that reaches the wait, and
+// ptxas serializes the loop's wgmma pipeline (C7515; run 115's SASS).
+// CHECK-LABEL: tt.func public @mm_records
+// CHECK: %[[RA:.*]] = ttg.local_alloc {alignment = 1024 : i32} : () -> !ttg.memdesc<3x128x32xf16
+// CHECK: %[[LOOP:.*]]:7 = scf.for %{{.*}} = %[[LB:[a-z0-9_]+]] to %[[UB:[a-z0-9_]+]] step {{.*}} iter_args(%{{[a-z0-9_]+}} = %[[INIT:[a-z0-9_]+]],
+// CHECK: prof.record start "dot"
+// CHECK: ttng.warp_group_dot_wait {{.*}} {pendings = 1 : i32}
+// CHECK: prof.record end "dot"
+// CHECK: scf.yield
+// CHECK: %[[RAN:.*]] = arith.cmpi slt, %[[LB]], %[[UB]] : i32
+// CHECK-NEXT: %[[DONE:.*]] = scf.if %[[RAN]] -> (tensor<128x128xf32, #{{mma[0-9]*}}>) {
+// CHECK-NEXT: %[[W:.*]] = ttng.warp_group_dot_wait %[[LOOP]]#0 {pendings = 0 : i32}
+// CHECK-NEXT: scf.yield %[[W]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: ttng.warp_group_dot_wait %[[RA]] {pendings = 0 : i32}
+// CHECK-NEXT: scf.yield %[[INIT]]
+// CHECK: ttg.convert_layout %[[DONE]]
+// Negative (@mm above): without records the wait stands alone after the loop.
+// S1-LABEL: tt.func public @mm_records
+tt.func public @mm_records(%pa: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pb: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %pc: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %K: i32 {tt.divisibility = 16 : i32}) {
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  %astep = arith.constant dense<32> : tensor<128x32xi32>
+  %bstep = arith.constant dense<4096> : tensor<32x128xi32>
+  %ld128k = arith.constant dense<128> : tensor<32x1xi32>
+  %ld128m = arith.constant dense<128> : tensor<128x1xi32>
+  %rm = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rn = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+  %rk = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  // A[m, k] at pa + m * K + k
+  %am = tt.expand_dims %rm {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+  %ks = tt.splat %K : i32 -> tensor<128x1xi32>
+  %amk = arith.muli %am, %ks : tensor<128x1xi32>
+  %abase = tt.splat %pa : !tt.ptr<f16> -> tensor<128x1x!tt.ptr<f16>>
+  %ap0 = tt.addptr %abase, %amk : tensor<128x1x!tt.ptr<f16>>, tensor<128x1xi32>
+  %ap1 = tt.broadcast %ap0 : tensor<128x1x!tt.ptr<f16>> -> tensor<128x32x!tt.ptr<f16>>
+  %ak = tt.expand_dims %rk {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %ak1 = tt.broadcast %ak : tensor<1x32xi32> -> tensor<128x32xi32>
+  %ap = tt.addptr %ap1, %ak1 : tensor<128x32x!tt.ptr<f16>>, tensor<128x32xi32>
+  // B[k, n] at pb + k * 128 + n
+  %bk = tt.expand_dims %rk {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %bkn = arith.muli %bk, %ld128k : tensor<32x1xi32>
+  %bbase = tt.splat %pb : !tt.ptr<f16> -> tensor<32x1x!tt.ptr<f16>>
+  %bp0 = tt.addptr %bbase, %bkn : tensor<32x1x!tt.ptr<f16>>, tensor<32x1xi32>
+  %bp1 = tt.broadcast %bp0 : tensor<32x1x!tt.ptr<f16>> -> tensor<32x128x!tt.ptr<f16>>
+  %bn = tt.expand_dims %rn {axis = 0 : i32} : tensor<128xi32> -> tensor<1x128xi32>
+  %bn1 = tt.broadcast %bn : tensor<1x128xi32> -> tensor<32x128xi32>
+  %bp = tt.addptr %bp1, %bn1 : tensor<32x128x!tt.ptr<f16>>, tensor<32x128xi32>
+  %r:3 = scf.for %k = %c0 to %K step %c32 iter_args(%acc = %zero, %pA = %ap, %pB = %bp) -> (tensor<128x128xf32>, tensor<128x32x!tt.ptr<f16>>, tensor<32x128x!tt.ptr<f16>>) : i32 {
+    %x = tt.load %pA : tensor<128x32x!tt.ptr<f16>>
+    %y = tt.load %pB : tensor<32x128x!tt.ptr<f16>>
+    prof.record start "dot"
+    %d = tt.dot %x, %y, %acc : tensor<128x32xf16> * tensor<32x128xf16> -> tensor<128x128xf32>
+    prof.record end "dot"
+    %nA = tt.addptr %pA, %astep : tensor<128x32x!tt.ptr<f16>>, tensor<128x32xi32>
+    %nB = tt.addptr %pB, %bstep : tensor<32x128x!tt.ptr<f16>>, tensor<32x128xi32>
+    scf.yield %d, %nA, %nB : tensor<128x128xf32>, tensor<128x32x!tt.ptr<f16>>, tensor<32x128x!tt.ptr<f16>>
+  }
+  // C[m, n] at pc + m * 128 + n
+  %cm = arith.muli %am, %ld128m : tensor<128x1xi32>
+  %cbase = tt.splat %pc : !tt.ptr<f32> -> tensor<128x1x!tt.ptr<f32>>
+  %cp0 = tt.addptr %cbase, %cm : tensor<128x1x!tt.ptr<f32>>, tensor<128x1xi32>
+  %cp1 = tt.broadcast %cp0 : tensor<128x1x!tt.ptr<f32>> -> tensor<128x128x!tt.ptr<f32>>
+  %cn = tt.broadcast %bn : tensor<1x128xi32> -> tensor<128x128xi32>
+  %cp = tt.addptr %cp1, %cn : tensor<128x128x!tt.ptr<f32>>, tensor<128x128xi32>
+  tt.store %cp, %r#0 : tensor<128x128x!tt.ptr<f32>>
+  tt.return
+}

@@ -428,6 +428,8 @@ FailureOr<scf::ForOp> pipelineLoop(scf::ForOp loop, int64_t stages, const Module
     SmallVector<tt::DotOpInterface> dots;
     for (auto dot : body->getOps<tt::DotOpInterface>())
       dots.push_back(dot);
+    bool hasRecords = false;
+    body->walk([&](prof::RecordOp) { hasRecords = true; });
     for (tt::DotOpInterface dot : dots) {
       Operation *op = dot.getOperation();
       if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
@@ -474,8 +476,33 @@ FailureOr<scf::ForOp> pipelineLoop(scf::ForOp loop, int64_t stages, const Module
         carried.replaceAllUsesExcept(ready, ready.getDefiningOp());
       }
       Value res = newLoop.getResult(j);
-      Value done = targetInfo->waitForDots(ab, loc, res, 0);
-      res.replaceAllUsesExcept(done, done.getDefiningOp());
+      Value done;
+      if (hasRecords) {
+        // A loop with profiling records (prof.record): the wait only where
+        // the loop ran; the path that skips it waits on its own (for
+        // nothing) and yields the initial value. With one wait after the
+        // join, the records' bookkeeping gives that path a block of its own
+        // that materializes the initial accumulator before the wait, and
+        // ptxas serializes the loop's wgmma pipeline (C7515; with the
+        // initial value yielded before its own wait, C7514). Loops without
+        // records keep the plain wait (attention measured slower with the
+        // branch, run 108).
+        Value ran = arith::CmpIOp::create(ab, loc, arith::CmpIPredicate::slt, newLoop.getLowerBound(),
+                                          newLoop.getUpperBound());
+        auto ifOp = scf::IfOp::create(ab, loc, TypeRange{res.getType()}, ran, /*withElse=*/true);
+        OpBuilder tb = ifOp.getThenBodyBuilder();
+        Value w = targetInfo->waitForDots(tb, loc, res, 0);
+        scf::YieldOp::create(tb, loc, w);
+        OpBuilder eb = ifOp.getElseBodyBuilder();
+        (void)targetInfo->waitForDots(eb, loc, rings.front().buffer, 0);
+        scf::YieldOp::create(eb, loc, newLoop.getInitArgs()[j]);
+        done = ifOp.getResult(0);
+        res.replaceUsesWithIf(done, [&](OpOperand &use) { return !ifOp->isAncestor(use.getOwner()); });
+        ab.setInsertionPointAfter(ifOp);
+      } else {
+        done = targetInfo->waitForDots(ab, loc, res, 0);
+        res.replaceAllUsesExcept(done, done.getDefiningOp());
+      }
     }
   }
 

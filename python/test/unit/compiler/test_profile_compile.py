@@ -218,3 +218,50 @@ def test_rings_are_sized_by_the_records_a_warp_can_write(scopes_on):
     assert k.metadata["profile"]["records_per_warp"] == 12
     k = tessera.compile(scoped_dynamic_loop, signature=SIG, constexprs={"BLOCK": 256}, target="cuda:90")
     assert k.metadata["profile"]["records_per_warp"] == 508 and k.metadata["profile"]["bytes_per_program"] == 16320
+
+
+@tessera.jit
+def scoped_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pid = tl.program_id(0)
+    npn = tl.cdiv(N, BN)
+    offs_m = pid // npn * BM + tl.arange(0, BM)
+    offs_n = pid % npn * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_m[:, None] * K + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * N + offs_n[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        with pl.scope("load"):
+            a = tl.load(a_ptrs)
+            b = tl.load(b_ptrs)
+        with pl.scope("dot"):
+            acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * N
+    with pl.scope("store"):
+        tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc.to(tl.float16))
+
+
+@pytest.mark.parametrize("bn", [128, 256])
+def test_records_in_a_wgmma_loop_keep_its_pipeline(scopes_on, bn):
+    # Records in the K loop of a Hopper matmul: the wait after the loop is only on the path where
+    # the loop ran, so ptxas keeps the wgmma pipeline (no C7515/C7514 serialization warning).
+    from tessera.backends import nvidia
+    k = tessera.compile(scoped_matmul, signature={"a_ptr": "*fp16:16", "b_ptr": "*fp16:16", "c_ptr": "*fp16:16",
+                                                  "M": "i32:16", "N": "i32:16", "K": "i32:16"},
+                        constexprs={"BM": 128, "BN": bn, "BK": 64}, target="cuda:90", num_warps=8, num_stages=3)
+    ttgir = k.asm["ttgir"]
+    after_loop = ttgir[ttgir.index("prof.record end \"dot\""):]
+    assert re.search(r"scf\.if .*\n\s*%\S+ = ttng\.warp_group_dot_wait \S+ \{pendings = 0", after_loop)
+    ptxas = nvidia.find_ptxas()
+    if ptxas is None:
+        pytest.skip("ptxas not installed: the TTGIR was checked")
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        src = f"{d}/k.ptx"
+        with open(src, "w") as f:
+            f.write(k.asm["ptx"])
+        out = subprocess.run([ptxas, "-arch=sm_90a", "-v", src, "-o", f"{d}/k.cubin"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "C7515" not in out.stderr and "C7514" not in out.stderr, out.stderr
