@@ -262,7 +262,12 @@ bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
   FunctionAnalysisManager fam;
   CGSCCAnalysisManager cgam;
   ModuleAnalysisManager mam;
-  PassBuilder pb(tm.get());
+  // SLP vectorization pairs the elementwise math of 16-bit floats into the
+  // packed instructions (add.f16x2, fma.rn.bf16x2, ...): the TTGIR lowering
+  // computes one element at a time.
+  PipelineTuningOptions tuning;
+  tuning.SLPVectorization = true;
+  PassBuilder pb(tm.get(), tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
