@@ -459,31 +459,50 @@ bool mayReadGlobal(Operation *op) {
 }
 } // namespace
 
+/// Whether an op that may read global memory can run after `at` (in its
+/// block, in a block reachable from it, also around a cycle back to `at`'s
+/// block, or after an enclosing op), up to the kernel function.
+static bool readsAfter(Operation *at, Operation *fn) {
+  while (true) {
+    Block *block = at->getBlock();
+    for (Operation *o = at->getNextNode(); o; o = o->getNextNode())
+      if (mayReadGlobal(o))
+        return true;
+    // Blocks reachable from this one (the control flow of scf loops and ifs
+    // once lowered to branches); reaching this block again runs the ops
+    // before `at` too.
+    SmallVector<Block *> work(block->getSuccessors().begin(), block->getSuccessors().end());
+    llvm::SmallPtrSet<Block *, 16> seen;
+    while (!work.empty()) {
+      Block *b = work.pop_back_val();
+      if (!seen.insert(b).second)
+        continue;
+      for (Operation &o : *b) {
+        if (b == block && &o == at)
+          break;
+        if (mayReadGlobal(&o))
+          return true;
+      }
+      work.append(b->getSuccessors().begin(), b->getSuccessors().end());
+    }
+    Operation *parent = at->getParentOp();
+    if (parent == fn)
+      return false;
+    // In a structured loop any op of it may run after the store (in a later
+    // iteration, also the other branch of an if the store is in).
+    if (isa<LoopLikeOpInterface>(parent) && mayReadGlobal(parent))
+      return true;
+    at = parent;
+  }
+}
+
 void mlir::tessera::markUnreadStores(ModuleOp module) {
   module.walk([&](tt::FuncOp fn) {
     if (!fn.isPublic() || fn.isNoInline())
       return;
     fn.walk([&](tt::StoreOp store) {
-      Operation *at = store;
-      while (at->getParentOp() != fn.getOperation()) {
-        Operation *parent = at->getParentOp();
-        // Ops after `at` in its block run later. In a loop, any op of it may
-        // run after the store (in a later iteration, also the other branch
-        // of an if the store is in).
-        if (isa<LoopLikeOpInterface>(parent)) {
-          if (mayReadGlobal(parent))
-            return;
-        } else {
-          for (Operation *o = at->getNextNode(); o; o = o->getNextNode())
-            if (mayReadGlobal(o))
-              return;
-        }
-        at = parent;
-      }
-      for (Operation *o = at->getNextNode(); o; o = o->getNextNode())
-        if (mayReadGlobal(o))
-          return;
-      store->setAttr(kUnreadStore, UnitAttr::get(store->getContext()));
+      if (!readsAfter(store, fn))
+        store->setAttr(kUnreadStore, UnitAttr::get(store->getContext()));
     });
   });
 }

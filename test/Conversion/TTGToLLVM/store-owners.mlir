@@ -167,3 +167,46 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Negative, after convert-scf-to-cf (how the pipeline runs the lowering):
+// the load is in a block the store's block branches to.
+// CHECK-LABEL: llvm.func @cfg_read_after
+// CHECK-NOT: st.global
+// CHECK: llvm.store %{{.*}}, %arg0 : f32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @cfg_read_after(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %v: f32) {
+    tt.store %p, %v : !tt.ptr<f32>
+    cf.br ^bb1
+  ^bb1:
+    %w = tt.load %p : !tt.ptr<f32>
+    tt.store %q, %w : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// Negative: a loop as blocks; the load comes before the store in the loop's
+// block, and the back edge runs it again after the store.
+// CHECK-LABEL: llvm.func @cfg_loop
+// CHECK: llvm.load
+// CHECK-NOT: st.global
+// CHECK: llvm.store %{{.*}}, %arg0 : f32
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @cfg_loop(%p: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    cf.br ^bb1(%c0 : i32)
+  ^bb1(%i: i32):
+    %w = tt.load %p : !tt.ptr<f32>
+    %x = arith.addf %w, %w : f32
+    tt.store %p, %x : !tt.ptr<f32>
+    %j = arith.addi %i, %c1 : i32
+    %more = arith.cmpi slt, %j, %n : i32
+    cf.cond_br %more, ^bb1(%j : i32), ^bb2
+  ^bb2:
+    tt.return
+  }
+}

@@ -71,3 +71,20 @@ def test_replicated_tile_stored_once_per_element():
     # simplifies to tid < 16 (.reqntid 128).
     (store,) = _stores(ptx)
     assert _owner_test(ptx, store) in (("lt.u32", "tid", 16), ("eq.b32", "tid&112", 0), ("eq.s32", "tid&112", 0))
+
+
+@tessera.jit
+def store_then_loop_read(tmp, out, n):
+    pid = tl.program_id(0)
+    tl.store(tmp + pid, pid.to(tl.float32))
+    acc = tl.zeros((128,), tl.float32)
+    for i in range(n):
+        acc += tl.load(tmp + pid)
+    tl.store(out + pid * 128 + tl.arange(0, 128), acc)
+
+
+def test_store_read_back_in_a_later_block_keeps_every_thread():
+    # The loop's load is in another block once the loop is lowered to branches.
+    ptx = _ptx(store_then_loop_read, {"tmp": "*fp32:16", "out": "*fp32:16", "n": "i32"})
+    first = _stores(ptx)[0]
+    assert "st.global.b32" in first and not first.startswith("@"), first
