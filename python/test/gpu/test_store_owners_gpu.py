@@ -8,6 +8,7 @@ import tessera  # noqa: E402
 import tessera.language as tl  # noqa: E402
 
 from . import gpu_marks  # noqa: E402
+from ..unit.compiler.test_store_owners import store_then_loop_read  # noqa: E402
 
 pytestmark = gpu_marks()
 
@@ -33,24 +34,12 @@ def read_back(x, tmp, out, N, BLOCK: tl.constexpr):
     tl.store(out + pid * 16 + small, t + small.to(tl.float32))
 
 
-@tessera.jit
-def read_back_in_loop(tmp, out, n):
-    # The scalar is read again inside a loop (another block once lowered): every thread must see
-    # the value it stored, each iteration adding to it.
-    pid = tl.program_id(0)
-    tl.store(tmp + pid, pid.to(tl.float32))
-    acc = tl.zeros((128,), tl.float32)
-    for i in range(n):
-        acc += tl.load(tmp + pid)
-    tl.store(out + pid * 128 + tl.arange(0, 128), acc)
-
-
 @pytest.mark.parametrize("warps", [1, 4, 8])
 def test_scalar_read_back_in_a_loop(warps):
     M, n = 512, 3
     tmp = torch.full((M,), -1.0, device="cuda")
     out = torch.zeros(M, 128, device="cuda")
-    read_back_in_loop[(M,)](tmp, out, n, num_warps=warps)
+    store_then_loop_read[(M,)](tmp, out, n, num_warps=warps)
     torch.cuda.synchronize()
     want = (torch.arange(M, device="cuda", dtype=torch.float32) * n)[:, None].expand(M, 128)
     assert torch.equal(out, want)

@@ -1,14 +1,7 @@
-"""Copy variants for tools/device/probes/copy_probe.py (written against triton.language)."""
+"""Copy variants for tools/device/probes/copy_probe.py (written against triton.language); the
+descriptor copies in both program orders are benchmarks/tma_kernels.py's."""
 import triton
 import triton.language as tl
-
-
-@triton.jit
-def desc_copy_cols_first(src, dst, BM: tl.constexpr, BN: tl.constexpr):
-    # Program ids along the columns fastest: consecutive programs walk a row band.
-    pn = tl.program_id(0)
-    pm = tl.program_id(1)
-    dst.store([pm * BM, pn * BN], src.load([pm * BM, pn * BN]))
 
 
 @triton.jit

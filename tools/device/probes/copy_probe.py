@@ -44,7 +44,7 @@ def main():
                 if order == "rows_first":
                     k, grid = base[impl].desc_copy, (M // BM, N // BN)
                 else:
-                    k, grid = mods[impl].desc_copy_cols_first, (N // BN, M // BM)
+                    k, grid = base[impl].desc_copy_row_bands, (N // BN, M // BM)
                 name = f"desc {order} {impl} {BM}x{BN} w{W}"
                 cases[name] = (lambda k=k, grid=grid, dx=dx, dy=dy, BM=BM, BN=BN, W=W:
                                k[grid](dx, dy, BM=BM, BN=BN, num_warps=W))

@@ -255,6 +255,19 @@ bool writesMemory(scf::ForOp loop) {
   return writes;
 }
 
+/// `loop` replaced by one that also carries `inits`, their next values given
+/// by `fn` at the end of the body (the old body is already in the new loop's
+/// block when `fn` runs).
+FailureOr<scf::ForOp> growLoop(scf::ForOp loop, ValueRange inits, const NewYieldValuesFn &fn) {
+  IRRewriter rewriter(loop.getContext());
+  rewriter.setInsertionPoint(loop);
+  FailureOr<LoopLikeOpInterface> grown =
+      loop.replaceWithAdditionalYields(rewriter, inits, /*replaceInitOperandUsesInLoop=*/false, fn);
+  if (failed(grown))
+    return failure();
+  return cast<scf::ForOp>(grown->getOperation());
+}
+
 FailureOr<scf::ForOp> pipelineLoop(scf::ForOp loop, int64_t stages, const ModuleAxisInfo &axis,
                            const TargetInfoBase *targetInfo) {
   if (!loop.getInductionVar().getType().isInteger(32) || loop.getUnsignedCmp() || writesMemory(loop))
@@ -331,7 +344,6 @@ FailureOr<scf::ForOp> pipelineLoop(scf::ForOp loop, int64_t stages, const Module
   inits.push_back(i32Const(b, loc, 0));
   inits.push_back(i32Const(b, loc, stages - 1));
   unsigned nAhead = carried.size();
-  IRRewriter rewriter(ctx);
   // Builds the copies of iteration i + S - 1 at the end of the body; the block
   // it is called in holds the induction variable and the carried values
   // (mergeBlocks remaps them into the grown loop afterwards).
@@ -354,12 +366,10 @@ FailureOr<scf::ForOp> pipelineLoop(scf::ForOp loop, int64_t stages, const Module
     next.push_back(nextSlot(yb, yl, args[nAhead + 1], stages));
     return next;
   };
-  rewriter.setInsertionPoint(loop);
-  FailureOr<LoopLikeOpInterface> grown =
-      loop.replaceWithAdditionalYields(rewriter, inits, /*replaceInitOperandUsesInLoop=*/false, fn);
+  FailureOr<scf::ForOp> grown = growLoop(loop, inits, fn);
   if (failed(grown))
     return failure();
-  auto newLoop = cast<scf::ForOp>(grown->getOperation());
+  scf::ForOp newLoop = *grown;
   Block *body = newLoop.getBody();
   Value readSlot = body->getArgument(body->getNumArguments() - 2);
 
@@ -576,7 +586,6 @@ LogicalResult prefetchLoop(scf::ForOp loop, const ModuleAxisInfo &axis) {
 
   // At the top of the body: iteration i + 1's loads (the carried values'
   // next values are computed there once more; CSE merges the copies).
-  IRRewriter rewriter(loop.getContext());
   auto fn = [&](OpBuilder &yb, Location yl, ArrayRef<BlockArgument> args) -> SmallVector<Value> {
     // The old body is already in the grown loop's block (its arguments
     // replaced the old ones); the old yield still stands at its end.
@@ -596,12 +605,10 @@ LogicalResult prefetchLoop(scf::ForOp loop, const ModuleAxisInfo &axis) {
       out.push_back(loadAhead(tb, load, next, inRange));
     return out;
   };
-  rewriter.setInsertionPoint(loop);
-  FailureOr<LoopLikeOpInterface> grown =
-      loop.replaceWithAdditionalYields(rewriter, inits, /*replaceInitOperandUsesInLoop=*/false, fn);
+  FailureOr<scf::ForOp> grown = growLoop(loop, inits, fn);
   if (failed(grown))
     return failure();
-  auto newLoop = cast<scf::ForOp>(grown->getOperation());
+  scf::ForOp newLoop = *grown;
   unsigned base = newLoop.getNumRegionIterArgs() - loads.size();
   for (auto [k, load] : llvm::enumerate(loads)) {
     load.replaceAllUsesWith(newLoop.getRegionIterArgs()[base + k]);
