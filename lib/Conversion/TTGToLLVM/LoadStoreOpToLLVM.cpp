@@ -427,9 +427,9 @@ void mlir::tessera::markOffsetAccesses(ModuleOp module, const TargetInfoBase &ti
 }
 
 namespace {
-/// Whether `op` (or an op nested in it) may read global memory: a read or
-/// write effect on anything but shared memory and the profile buffer, or no
-/// known effects.
+/// Whether `op` (or an op nested in it) may read global memory: a read
+/// effect on anything but shared memory and the profile buffer, or no known
+/// effects.
 bool mayReadGlobal(Operation *op) {
   bool reads = false;
   op->walk([&](Operation *inner) {
