@@ -22,6 +22,7 @@
 #include "tessera/Dialect/TTG/IR/Dialect.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::tessera;
@@ -427,36 +428,43 @@ void mlir::tessera::markOffsetAccesses(ModuleOp module, const TargetInfoBase &ti
 }
 
 namespace {
-/// Whether `op` (or an op nested in it) may read global memory: a read
-/// effect on anything but shared memory and the profile buffer, or no known
-/// effects.
-bool mayReadGlobal(Operation *op) {
-  bool reads = false;
+/// Whether `op` (or an op nested in it) may have a memory effect of kind
+/// `Effect` on global memory: such an effect on anything but shared memory
+/// and the profile buffer, or no known effects.
+template <typename Effect>
+bool mayTouchGlobal(Operation *op) {
+  bool touches = false;
   op->walk([&](Operation *inner) {
-    if (isMemoryEffectFree(inner))
+    // A barrier orders memory accesses but makes none itself.
+    if (isMemoryEffectFree(inner) || isa<ttg::BarrierOp>(inner))
       return WalkResult::advance();
     auto iface = dyn_cast<MemoryEffectOpInterface>(inner);
     if (!iface) {
       if (inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>() || inner->hasTrait<OpTrait::IsTerminator>())
         return WalkResult::advance();
-      reads = true;
+      touches = true;
       return WalkResult::interrupt();
     }
     SmallVector<MemoryEffects::EffectInstance> effects;
     iface.getEffects(effects);
     for (auto &e : effects) {
-      if (!isa<MemoryEffects::Read>(e.getEffect()))
+      if (!isa<Effect>(e.getEffect()))
         continue;
       if (e.getResource() == ttg::SharedMemory::get() || e.getResource() == prof::ProfileBuffer::get())
         continue;
-      // A store reads nothing; a load, an atomic or an unknown op may.
-      reads = true;
+      touches = true;
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
-  return reads;
+  return touches;
 }
+
+/// A load, an atomic, a call or an op of unknown effects (a store reads
+/// nothing).
+bool mayReadGlobal(Operation *op) { return mayTouchGlobal<MemoryEffects::Read>(op); }
+/// A store, an atomic, a call or an op of unknown effects.
+bool mayWriteGlobal(Operation *op) { return mayTouchGlobal<MemoryEffects::Write>(op); }
 } // namespace
 
 /// Whether an op that may read global memory can run after `at` (in its
@@ -496,14 +504,71 @@ static bool readsAfter(Operation *at, Operation *fn) {
   }
 }
 
+/// Whether `w` may run before `s` (both in `fn`): in the function body's
+/// blocks (the lowering runs after convert-scf-to-cf), earlier in `s`'s
+/// block, anywhere in it when it lies on a cycle, or in a block from which
+/// `s`'s block is reachable. Ops nested in other ops: assumed to.
+static bool mayRunBefore(Operation *w, Operation *s, Operation *fn) {
+  Block *sb = s->getBlock(), *wb = w->getBlock();
+  if (sb->getParentOp() != fn || wb->getParentOp() != fn)
+    return true;
+  if (wb == sb && w->isBeforeInBlock(s))
+    return true;
+  // Is `sb` reachable from `wb` by at least one edge?
+  SmallVector<Block *> work(wb->getSuccessors().begin(), wb->getSuccessors().end());
+  llvm::SmallPtrSet<Block *, 16> seen;
+  while (!work.empty()) {
+    Block *b = work.pop_back_val();
+    if (b == sb)
+      return true;
+    if (seen.insert(b).second)
+      work.append(b->getSuccessors().begin(), b->getSuccessors().end());
+  }
+  return false;
+}
+
 void mlir::tessera::markUnreadStores(ModuleOp module) {
   module.walk([&](tt::FuncOp fn) {
     if (!fn.isPublic() || fn.isNoInline())
       return;
-    fn.walk([&](tt::StoreOp store) {
-      if (!readsAfter(store, fn))
-        store->setAttr(kUnreadStore, UnitAttr::get(store->getContext()));
+    // Candidates: the stores nothing reads back.
+    llvm::SetVector<tt::StoreOp> marked;
+    SmallVector<Operation *> writes;
+    fn.walk([&](Operation *op) {
+      if (op == fn.getOperation())
+        return;
+      if (auto store = dyn_cast<tt::StoreOp>(op)) {
+        writes.push_back(op);
+        if (!readsAfter(store, fn))
+          marked.insert(store);
+      } else if (op->getNumRegions() == 0 && mayWriteGlobal(op)) {
+        writes.push_back(op);
+      }
     });
+    // A store issued by its owners alone must not follow a write of the same
+    // element by other threads, which nothing would order before it: every
+    // write that may run before it must be a marked store of the same type
+    // (the same layout, hence the same owner for every element) or of a
+    // scalar before a scalar. Dropping one store may disqualify others.
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (tt::StoreOp store : llvm::to_vector(marked)) {
+        Type type = store.getValue().getType();
+        for (Operation *w : writes) {
+          if (w == store.getOperation() || !mayRunBefore(w, store, fn))
+            continue;
+          auto ws = dyn_cast<tt::StoreOp>(w);
+          if (ws && marked.contains(ws) && ws.getValue().getType() == type)
+            continue;
+          marked.remove(store);
+          changed = true;
+          break;
+        }
+      }
+    }
+    for (tt::StoreOp store : marked)
+      store->setAttr(kUnreadStore, UnitAttr::get(store->getContext()));
   });
 }
 

@@ -23,11 +23,11 @@
 // CHECK: llvm.getelementptr %[[BASE]][%[[REGION]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: %[[AT:.*]] = llvm.add %[[REGION]], %[[OFF]] : i64
 // CHECK: llvm.getelementptr %[[BASE]][%[[AT]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-// ttg.barrier (tl.debug_barrier) between the two stores (the second, which
-// nothing reads after, by thread 0 only):
-// CHECK: llvm.store
-// CHECK-NEXT: nvvm.barrier0
+// ttg.barrier (tl.debug_barrier) between the two stores (scalars nothing
+// reads back: thread 0 stores them):
 // CHECK: st.global.b32
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: llvm.inline_asm {{.*}}st.global.b32
 // NOALLOC: global-scratch.mlir:[[@LINE+3]]:{{.*}} error: 'ttg.global_scratch_alloc' op has no scratch offset: run ttg-allocate-global-scratch first
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @two_allocs(%x: !tt.ptr<f32>) {

@@ -210,3 +210,60 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// Negative: an earlier store of the same elements by every copy holder (a
+// load between keeps it so); were the last store issued by its owners
+// alone, another warp's earlier write could land after it. Both stores are
+// issued by every thread.
+// CHECK-LABEL: llvm.func @write_after_write
+// CHECK-NOT: st.global
+// CHECK: llvm.store
+// CHECK: llvm.load
+// CHECK-NOT: st.global
+// CHECK: llvm.store
+#waw = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @write_after_write(%p: tensor<16x!tt.ptr<f32>, #waw>, %q: tensor<16x!tt.ptr<f32>, #waw>, %v: tensor<16xf32, #waw>) {
+    tt.store %p, %v : tensor<16x!tt.ptr<f32>, #waw>
+    %w = tt.load %q : tensor<16x!tt.ptr<f32>, #waw>
+    tt.store %p, %w : tensor<16x!tt.ptr<f32>, #waw>
+    tt.return
+  }
+}
+
+// -----
+
+// Two stores nothing reads back, of the same layout: the same thread owns
+// each element in both, so both are issued by the owners.
+// CHECK-LABEL: llvm.func @two_owned
+// CHECK: @$2 st.global.b32
+// CHECK: @$2 st.global.b32
+#two = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @two_owned(%p: tensor<16x!tt.ptr<f32>, #two>, %v: tensor<16xf32, #two>, %w: tensor<16xf32, #two>) {
+    tt.store %p, %v : tensor<16x!tt.ptr<f32>, #two>
+    tt.store %p, %w : tensor<16x!tt.ptr<f32>, #two>
+    tt.return
+  }
+}
+
+// -----
+
+// Negative: the two stores' layouts differ (other owners), so the second is
+// issued by every copy holder; the first, which nothing precedes, by its
+// owners.
+// CHECK-LABEL: llvm.func @other_layouts
+// CHECK: @$2 st.global.b32
+// CHECK-NOT: st.global
+// CHECK: llvm.store
+#la = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#lb = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @other_layouts(%p: tensor<16x!tt.ptr<f32>, #la>, %v: tensor<16xf32, #la>, %q: tensor<16x!tt.ptr<f32>, #lb>, %w: tensor<16xf32, #lb>) {
+    tt.store %p, %v : tensor<16x!tt.ptr<f32>, #la>
+    tt.store %q, %w : tensor<16x!tt.ptr<f32>, #lb>
+    tt.return
+  }
+}
