@@ -59,8 +59,10 @@ void markOffsetAccesses(ModuleOp module, const TargetInfoBase &targetInfo);
 
 /// Marks the tt.store ops of kernels (public, not noinline functions) after
 /// which nothing in the kernel may read global memory (no load, atomic,
-/// call or op of unknown effects follows them, also not in a later iteration
-/// of an enclosing loop). Such a store is issued by one thread per element:
+/// call or op of unknown effects follows them, in later blocks or in a later
+/// iteration of an enclosing loop either) and before which every global
+/// write that may run is a marked store of the same type (so that the same
+/// thread owns each element in both). Such a store is issued by one thread per element:
 /// threads that hold a copy of an element another thread stores (lanes and
 /// warps a layout repeats data over; every thread but one for a scalar) are
 /// predicated off. Elsewhere every copy is stored, since a thread may read
