@@ -180,15 +180,19 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
     }
     // 2. Across lanes: in one instruction where the target has one for this
     // combiner over the whole warp, else by butterflies.
+    // Every accumulator reduced in one instruction, or none (a value reduced
+    // once must not go through the butterflies again).
     std::optional<AtomicRMWKind> whole = wholeWarpKind(op, *red);
     if (whole) {
-      for (auto &a : acc) {
-        Value r = ti.warpReduceAll(rewriter, loc, a[0], *whole);
-        if (!r) {
-          whole.reset();
-          break;
-        }
-        a[0] = r;
+      SmallVector<Value> reduced;
+      for (auto &a : acc)
+        if (Value r = ti.warpReduceAll(rewriter, loc, a[0], *whole))
+          reduced.push_back(r);
+      if (reduced.size() == acc.size()) {
+        for (auto [a, r] : llvm::zip(acc, reduced))
+          a[0] = r;
+      } else {
+        whole.reset();
       }
     }
     for (int32_t bit : whole ? ArrayRef<int32_t>() : ArrayRef<int32_t>(red->laneBits))

@@ -256,8 +256,9 @@ bool writesMemory(scf::ForOp loop) {
 }
 
 /// `loop` replaced by one that also carries `inits`, their next values given
-/// by `fn` at the end of the body (the old body is already in the new loop's
-/// block when `fn` runs).
+/// by `fn` at the end of the body. `fn` runs with the old body's block (its
+/// arguments are the old induction variable and carried values, which the
+/// grown loop's replace afterwards).
 FailureOr<scf::ForOp> growLoop(scf::ForOp loop, ValueRange inits, const NewYieldValuesFn &fn) {
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
@@ -587,8 +588,8 @@ LogicalResult prefetchLoop(scf::ForOp loop, const ModuleAxisInfo &axis) {
   // At the top of the body: iteration i + 1's loads (the carried values'
   // next values are computed there once more; CSE merges the copies).
   auto fn = [&](OpBuilder &yb, Location yl, ArrayRef<BlockArgument> args) -> SmallVector<Value> {
-    // The old body is already in the grown loop's block (its arguments
-    // replaced the old ones); the old yield still stands at its end.
+    // `nb` is the old body's block (the grown loop's arguments replace its
+    // own afterwards); the old yield still stands at its end.
     Block *nb = yb.getInsertionBlock();
     OpBuilder tb = OpBuilder::atBlockBegin(nb);
     IRMapping now;
