@@ -6,10 +6,11 @@
 // 508 kept, 64 + 4 * 508 * 8 = 16320 bytes. Scope ids follow
 // first appearance; the table names function and line. The callee's records
 // use the same rings; only the kernel sets them up and copies them out.
-// CHECK: module attributes {prof.bytes_per_program = 16320 : i32, prof.metric = "cycle", prof.records_per_warp = 508 : i32
+// CHECK: module attributes {prof.bytes_per_program = 16448 : i32, prof.metric = "cycle", prof.records_per_warp = 512 : i32
+// CHECK-NOT: prof.ring_never_wraps
 // CHECK-SAME: prof.scopes = "[{\22function\22:\22callee\22,\22name\22:\22inner\22},{\22function\22:\22k\22,\22name\22:\22outer\22}]"
 // CHECK-SAME: prof.smem_offset = 1024 : i32
-// CHECK-SAME: ttg.shared = 17344 : i32
+// CHECK-SAME: ttg.shared = 17472 : i32
 module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 1016 : i32} {
   // CHECK-LABEL: tt.func private @callee
   // CHECK-NOT: prof.init
@@ -56,11 +57,11 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 1016 : i32} {
 // -----
 
 // Nearly full shared memory: what is left (2448 bytes) holds 74 records per
-// warp, 72 kept (a multiple of 4).
-// CHECK: module attributes {prof.bytes_per_program = 2368 : i32
-// CHECK-SAME: prof.records_per_warp = 72 : i32
+// warp, 64 kept (a power of two: a record's slot is one `and`).
+// CHECK: module attributes {prof.bytes_per_program = 2112 : i32
+// CHECK-SAME: prof.records_per_warp = 64 : i32
 // CHECK-SAME: prof.smem_offset = 230000 : i32
-// CHECK-SAME: ttg.shared = 232368 : i32
+// CHECK-SAME: ttg.shared = 232112 : i32
 module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 230000 : i32} {
   tt.func public @nearly_full(%n: i32) {
     %c0 = arith.constant 0 : i32
@@ -77,9 +78,10 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 230000 : i32} {
 
 // A bound on the records a warp writes sizes the rings: 1 + max(2 + 2 from
 // the callee, 0) + 4 trips x 2 + 1 = 14 records, rounded up to 16 (whole
-// 32-byte sectors): 64 + 4 * 16 * 8 = 576 bytes.
+// 32-byte sectors): 64 + 4 * 16 * 8 = 576 bytes. The rings never wrap.
 // CHECK: module attributes {prof.bytes_per_program = 576 : i32
 // CHECK-SAME: prof.records_per_warp = 16 : i32
+// CHECK-SAME: prof.ring_never_wraps
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func private @two() attributes {noinline = true} {
     prof.record start "c"
@@ -108,10 +110,11 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 // -----
 
-// No bound through a recursion: the default 16 KiB (16320 bytes, 508
-// records).
-// CHECK: module attributes {prof.bytes_per_program = 16320 : i32
-// CHECK-SAME: prof.records_per_warp = 508 : i32
+// No bound through a recursion: the default 16 KiB of rings (512 records a
+// warp), which may wrap.
+// CHECK: module attributes {prof.bytes_per_program = 16448 : i32
+// CHECK-SAME: prof.records_per_warp = 512 : i32
+// CHECK-NOT: prof.ring_never_wraps
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func private @rec(%c: i1) attributes {noinline = true} {
     prof.record start "r"
@@ -130,8 +133,9 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // -----
 
 // No bound in a while loop either.
-// CHECK: module attributes {prof.bytes_per_program = 16320 : i32
-// CHECK-SAME: prof.records_per_warp = 508 : i32
+// CHECK: module attributes {prof.bytes_per_program = 16448 : i32
+// CHECK-SAME: prof.records_per_warp = 512 : i32
+// CHECK-NOT: prof.ring_never_wraps
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func public @spins(%c: i1) {
     scf.while : () -> () {

@@ -3,9 +3,10 @@
 // A kernel with scopes takes the global profile buffer after its own
 // arguments (tessera.profile_arg); the callee finds the rings in the
 // module's shared memory. Entry: thread 0 alone reads start time, clock and
-// SM into the header; each warp's count (and slot: 508 is not a power of
-// two) in registers. A record: lane 0 appends (id << 1 | end) | clock << 32
-// at its slot and bumps the count. Exit: one barrier, then thread 0 writes
+// SM into the header; each warp's count (and slot: the calls in a loop of
+// unknown trip count can wrap the rings, and 508 is not a power of two) in
+// registers. A record: lane 0 appends the words (id << 1 | end, clock) at
+// its slot with one two-word store and bumps the count. Exit: one barrier, then thread 0 writes
 // the header to the program's 16320-byte slice (end time and clock read
 // then), each warp's lane 0 its count, and its lanes its records (the
 // count rounded up to whole 32-byte sectors, at most 508).
@@ -13,11 +14,11 @@
 // CHECK: "mov.u32 $0, %clock;"
 // CHECK: %[[COUNT:.*]] = llvm.load
 // CHECK: llvm.urem %[[COUNT]], %{{.*}} : i32
-// CHECK: "@$2 st.shared.b64 [ $0 + 0 ], $1;", "r,l,b,~{memory}"
+// CHECK: "@$3 st.shared.v2.b32 [ $0 + 0 ], {$1, $2};", "r,r,r,b,~{memory}"
 // CHECK: "@$2 st.shared.b32 [ $0 + 0 ], $1;", "r,r,b,~{memory}"
 // CHECK: llvm.return
-// CHECK-LABEL: llvm.func @k(%arg0: !llvm.ptr<1>, %arg1: !llvm.ptr<1>)
-// CHECK-SAME: tessera.profile_arg = 1 : i32
+// CHECK-LABEL: llvm.func @k(%arg0: !llvm.ptr<1>, %arg1: i32, %arg2: !llvm.ptr<1>)
+// CHECK-SAME: tessera.profile_arg = 2 : i32
 // CHECK: %[[CNT:.*]] = llvm.alloca %{{.*}} x i32
 // CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x i32
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
@@ -28,10 +29,10 @@
 // CHECK-NEXT: "mov.u32 $0, %clock;"
 // CHECK-NEXT: "mov.u32 $0, %smid;"
 // CHECK: ^[[GO]]:
-// CHECK-NEXT: "mov.u32 $0, %clock;"
+// CHECK: "mov.u32 $0, %clock;"
 // CHECK: llvm.load %[[CNT]] : !llvm.ptr -> i32
 // CHECK: llvm.load %[[SLOT]] : !llvm.ptr -> i32
-// CHECK: "@$2 st.shared.b64 [ $0 + 0 ], $1;"
+// CHECK: "@$3 st.shared.v2.b32 [ $0 + 0 ], {$1, $2};"
 // CHECK: llvm.store %{{.*}}, %[[CNT]]
 // CHECK: llvm.select
 // CHECK: llvm.store %{{.*}}, %[[SLOT]]
@@ -74,9 +75,13 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     prof.record end "inner"
     tt.return
   }
-  tt.func public @k(%p: !tt.ptr<f32>) {
+  tt.func public @k(%p: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
     prof.record start "outer"
-    tt.call @callee() : () -> ()
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      tt.call @callee() : () -> ()
+    }
     prof.record end "outer"
     tt.return
   }
@@ -88,6 +93,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK-LABEL: llvm.func @amd
 // CHECK: llvm.call_intrinsic "llvm.amdgcn.s.memrealtime"()
 // CHECK: llvm.call_intrinsic "llvm.amdgcn.s.memtime"()
+// CHECK: llvm.intr.masked.store %{{.*}}, %{{.*}}, %{{.*}} {alignment = 8 : i32} : vector<2xi32>, vector<2xi1> into !llvm.ptr<3>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 64 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "hip:gfx942"} {
   tt.func public @amd() {
     prof.record start "a"

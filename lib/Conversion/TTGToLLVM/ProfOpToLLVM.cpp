@@ -27,6 +27,12 @@ struct Layout {
   prof::ProfileLayout rings;
   int64_t smemOffset = 0;
   bool timeMetric = false;
+  /// No warp writes more records than its ring holds: a record's slot is its
+  /// count.
+  bool neverWraps = false;
+  /// Whether a slot needs its own counter (a ring that wraps at a capacity
+  /// that is not a power of two).
+  bool needsSlotCounter() const { return !neverWraps && !llvm::isPowerOf2_64(rings.recordsPerWarp); }
 };
 
 FailureOr<Layout> readLayout(Operation *op, int numWarps) {
@@ -40,6 +46,7 @@ FailureOr<Layout> readLayout(Operation *op, int numWarps) {
   l.smemOffset = off.getInt();
   if (auto m = module->getAttrOfType<StringAttr>("prof.metric"))
     l.timeMetric = m.getValue() == "time";
+  l.neverWraps = module->hasAttr("prof.ring_never_wraps");
   if (l.rings.recordsPerWarp < 1)
     return op->emitOpError("needs prof.records_per_warp >= 1, got ") << l.rings.recordsPerWarp;
   return l;
@@ -111,7 +118,12 @@ struct ProfPattern : public TesseraOpToLLVMPattern<OpTy> {
     LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
     rewriter.setInsertionPointToStart(after);
   }
-  Value slotOf(OpBuilder &b, Location loc, Value count, int64_t cap) const {
+  /// The slot of a warp's record number `count` (for a ring that never wraps
+  /// or one whose capacity is a power of two).
+  Value slotOf(OpBuilder &b, Location loc, Value count, const Layout &l) const {
+    int64_t cap = l.rings.recordsPerWarp;
+    if (l.neverWraps)
+      return count;
     return llvm::isPowerOf2_64(cap)
                ? LLVM::AndOp::create(b, loc, count, i32Val(b, loc, cap - 1)).getResult()
                : LLVM::URemOp::create(b, loc, count, i32Val(b, loc, cap)).getResult();
@@ -185,7 +197,7 @@ struct InitConversion : public ProfPattern<prof::InitOp> {
     Value cnt = LLVM::AllocaOp::create(rewriter, loc, ptrTy, rewriter.getI32Type(), one, 4);
     LLVM::StoreOp::create(rewriter, loc, i32Val(rewriter, loc, 0), cnt);
     Value slot;
-    if (!llvm::isPowerOf2_64(l->rings.recordsPerWarp)) {
+    if (l->needsSlotCounter()) {
       slot = LLVM::AllocaOp::create(rewriter, loc, ptrTy, rewriter.getI32Type(), one, 4);
       LLVM::StoreOp::create(rewriter, loc, i32Val(rewriter, loc, 0), slot);
     }
@@ -216,7 +228,6 @@ struct StoreConversion : public ProfPattern<prof::StoreOp> {
     if (failed(l))
       return failure();
     Location loc = op.getLoc();
-    auto i64 = rewriter.getI64Type();
     Value now = counter(rewriter, loc, *l);
     if (!now)
       return unsupported(op);
@@ -231,23 +242,27 @@ struct StoreConversion : public ProfPattern<prof::StoreOp> {
       // A kernel: count and slot in registers (no shared-memory round trip on
       // the warp's path).
       count = LLVM::LoadOp::create(rewriter, loc, i32, cntVar);
-      slot = slotVar ? LLVM::LoadOp::create(rewriter, loc, i32, slotVar).getResult() : slotOf(rewriter, loc, count, cap);
+      slot = slotVar ? LLVM::LoadOp::create(rewriter, loc, i32, slotVar).getResult() : slotOf(rewriter, loc, count, *l);
     } else {
       countPtr = countAddress(rewriter, loc, base, warp, *l);
       count = LLVM::LoadOp::create(rewriter, loc, i32, countPtr);
-      slot = slotOf(rewriter, loc, count, cap);
+      slot = slotOf(rewriter, loc, count, *l);
     }
-    // ringsOffset + (warp * cap + slot) * 8
-    Value index = LLVM::AddOp::create(rewriter, loc,
-                                      LLVM::MulOp::create(rewriter, loc, warp, i32Val(rewriter, loc, cap)), slot);
-    Value byteOff = LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.ringsOffset()),
-                                        LLVM::ShlOp::create(rewriter, loc, index, i32Val(rewriter, loc, 3)));
-    // word0 (scope id << 1 | end) in the low half, the counter in the high one.
+    // (ringsOffset + warp * cap * 8) + slot * 8: the warp's ring (the same
+    // for every record, hoisted) and the record's place in it.
+    Value ring = LLVM::AddOp::create(
+        rewriter, loc, i32Val(rewriter, loc, l->rings.ringsOffset()),
+        LLVM::MulOp::create(rewriter, loc, warp, i32Val(rewriter, loc, cap * prof::ProfileLayout::kRecordBytes)));
+    Value byteOff =
+        LLVM::AddOp::create(rewriter, loc, ring, LLVM::ShlOp::create(rewriter, loc, slot, i32Val(rewriter, loc, 3)));
+    // word0 (scope id << 1 | end) then the counter: one two-word store, no
+    // packing into 64 bits.
     int64_t word0 = (int64_t(op.getScopeId()) << 1) | (op.getIsEnd() ? 1 : 0);
-    Value record = LLVM::OrOp::create(
-        rewriter, loc, LLVM::ConstantOp::create(rewriter, loc, i64, word0),
-        LLVM::ShlOp::create(rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, now),
-                            LLVM::ConstantOp::create(rewriter, loc, i64, 32)));
+    auto pairTy = VectorType::get({2}, i32);
+    Value record = LLVM::UndefOp::create(rewriter, loc, pairTy);
+    record = LLVM::InsertElementOp::create(rewriter, loc, record, i32Val(rewriter, loc, word0),
+                                           i32Val(rewriter, loc, 0));
+    record = LLVM::InsertElementOp::create(rewriter, loc, record, now, i32Val(rewriter, loc, 1));
     Value leader = isZero(rewriter, loc, lane);
     ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, byteOff), record, leader);
     Value next = LLVM::AddOp::create(rewriter, loc, count, i32Val(rewriter, loc, 1));
@@ -421,7 +436,7 @@ struct CountFromSharedConversion : public ProfPattern<prof::CountFromSharedOp> {
                                      countAddress(rewriter, loc, buffer(rewriter, loc, op, *l), warp, *l));
     LLVM::StoreOp::create(rewriter, loc, cnt, cntVar);
     if (slotVar) // (a power-of-two ring has no slot counter)
-      LLVM::StoreOp::create(rewriter, loc, slotOf(rewriter, loc, cnt, l->rings.recordsPerWarp), slotVar);
+      LLVM::StoreOp::create(rewriter, loc, slotOf(rewriter, loc, cnt, *l), slotVar);
     rewriter.eraseOp(op);
     return success();
   }

@@ -135,8 +135,9 @@ public:
   /// The value held by lane `srcLane` (an i32 value).
   virtual Value shuffleIdx(OpBuilder &b, Location loc, Value value,
                            Value srcLane) const = 0;
-  /// Stores `value` (integer or float of 8..64 bits) to the shared-memory
-  /// address `ptr` where `pred` (i1) holds.
+  /// Stores `value` (integer or float of 8..64 bits, or a vector of two or
+  /// four 32-bit integers) to the shared-memory address `ptr` (aligned to the
+  /// value's size) where `pred` (i1) holds.
   virtual void storeSharedPredicated(OpBuilder &b, Location loc, Value ptr,
                                      Value value, Value pred) const = 0;
 

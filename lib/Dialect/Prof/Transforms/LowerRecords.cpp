@@ -8,6 +8,7 @@
 #include "tessera/Dialect/TT/IR/Dialect.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
@@ -185,22 +186,31 @@ struct ProfLowerRecordsPass
                            << " bytes of shared memory a program may have";
         return signalPassFailure();
       }
-    } else {
-      bytes = std::min(limit - offset, kDefaultBufferBytes);
-      // A module whose kernels write at most N records per warp (no records in
-      // loops of unknown trip count) needs rings of N, rounded up to whole
-      // sectors: less shared memory, a smaller global buffer, denser copies.
-      RecordBound bound(module);
-      std::optional<int64_t> most = 0;
-      for (auto fn : module.getOps<tt::FuncOp>())
-        if (fn.isPublic()) {
-          std::optional<int64_t> b = bound.ofFunc(fn);
-          most = b && most ? std::optional<int64_t>(std::max(*b, *most)) : std::nullopt;
-        }
-      if (most) {
-        int64_t ring = std::max<int64_t>(4, (*most + 3) / 4 * 4);
-        bytes = std::min(bytes, prof::ProfileLayout{numWarps, ring}.bytes());
+    }
+    // A module whose kernels write at most N records per warp (no records in
+    // loops of unknown trip count) needs rings of N, rounded up to whole
+    // sectors: less shared memory, a smaller global buffer, denser copies; and
+    // a ring that never wraps needs no slot arithmetic.
+    RecordBound bound(module);
+    std::optional<int64_t> most = 0;
+    for (auto fn : module.getOps<tt::FuncOp>())
+      if (fn.isPublic()) {
+        std::optional<int64_t> b = bound.ofFunc(fn);
+        most = b && most ? std::optional<int64_t>(std::max(*b, *most)) : std::nullopt;
       }
+    if (!asked) {
+      // The default: 16 KiB of rings where that much is free, with a
+      // power-of-two capacity per warp (a record's slot is one `and`).
+      int64_t header = prof::ProfileLayout{numWarps, 0}.bytes();
+      int64_t ring = prof::ProfileLayout::recordsThatFit(std::min(limit - offset, kDefaultBufferBytes + header),
+                                                         numWarps);
+      if (ring > 0)
+        ring = int64_t(llvm::bit_floor(uint64_t(ring)));
+      if (most)
+        ring = std::min(ring, std::max<int64_t>(4, (*most + 3) / 4 * 4));
+      bytes = prof::ProfileLayout{numWarps, std::max<int64_t>(ring, 0)}.bytes();
+      if (ring <= 0)
+        bytes = 0;
     }
     int64_t fit = prof::ProfileLayout::recordsThatFit(bytes, numWarps);
     if (fit < 1) {
@@ -220,6 +230,8 @@ struct ProfLowerRecordsPass
     module->setAttr("prof.smem_offset", IntegerAttr::get(i32, offset));
     module->setAttr("prof.records_per_warp", IntegerAttr::get(i32, layout.recordsPerWarp));
     module->setAttr("prof.bytes_per_program", IntegerAttr::get(i32, layout.bytes()));
+    if (most && *most <= layout.recordsPerWarp)
+      module->setAttr("prof.ring_never_wraps", UnitAttr::get(ctx));
     module->setAttr("prof.metric", StringAttr::get(ctx, what));
     module->setAttr("prof.scopes", StringAttr::get(ctx, json));
     module->setAttr("ttg.shared", IntegerAttr::get(i32, offset + layout.bytes()));

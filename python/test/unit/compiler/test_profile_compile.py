@@ -76,9 +76,9 @@ def test_scopes_on_become_records(scopes_on):
     # the profile buffer: one more .param after the 3 arguments
     assert "scoped_add_param_3" in ptx and "scoped_add_param_4" not in ptx
     assert ptx.count("%globaltimer") == 2 and "%smid" in ptx
-    # 6 records, each a clock read and a predicated 64-bit shared store (plus entry and exit)
+    # 6 records, each a clock read and a predicated two-word shared store (plus entry and exit)
     assert ptx.count("%clock;") >= 6 + 2
-    assert len(re.findall(r"@%p\d+ st\.shared\.b64", ptx)) >= 6
+    assert len(re.findall(r"@%p\d+ st\.shared\.v2\.b32", ptx)) >= 6
     assert "bar.sync" in ptx
 
 
@@ -123,7 +123,7 @@ def test_scopes_in_noinline_functions(scopes_on):
     helper = ptx[ptx.index(".func"):ptx.index(".entry")] if ptx.index(".func") < ptx.index(".entry") else \
         ptx[ptx.index(".func"):]
     # the callee records into the kernel's rings: clock reads and shared stores, no buffer argument
-    assert "%clock;" in helper and "st.shared.b64" in helper and "%globaltimer" not in helper
+    assert "%clock;" in helper and "st.shared.v2.b32" in helper and "%globaltimer" not in helper
 
 
 def test_amd_cdna_compiles_scopes(scopes_on):
@@ -213,11 +213,13 @@ def scoped_dynamic_loop(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 
 def test_rings_are_sized_by_the_records_a_warp_can_write(scopes_on):
     """A loop of constant trip count multiplies its records (5 x 2 = 10, rounded up to 12); one whose
-    trip count is known only at run time makes the rings as large as the default allows."""
+    trip count is known only at run time makes the rings as large as the default allows (16 KiB,
+    a power of two records a warp: 512 for 4 warps), their slots a count's low bits."""
     k = tessera.compile(scoped_loop, signature=SIG, constexprs={"ITERS": 5, "BLOCK": 256}, target="cuda:90")
     assert k.metadata["profile"]["records_per_warp"] == 12
     k = tessera.compile(scoped_dynamic_loop, signature=SIG, constexprs={"BLOCK": 256}, target="cuda:90")
-    assert k.metadata["profile"]["records_per_warp"] == 508 and k.metadata["profile"]["bytes_per_program"] == 16320
+    assert k.metadata["profile"]["records_per_warp"] == 512 and k.metadata["profile"]["bytes_per_program"] == 16448
+    assert "selp" not in k.asm["ptx"][k.asm["ptx"].index("%clock"):]  # no wrap test
 
 
 @tessera.jit

@@ -363,6 +363,13 @@ public:
 
   void storeSharedPredicated(OpBuilder &b, Location loc, Value ptr, Value value,
                              Value pred) const override {
+    if (auto vec = dyn_cast<VectorType>(value.getType())) {
+      // Two or four 32-bit words: one masked vector store.
+      unsigned n = vec.getNumElements();
+      LLVM::MaskedStoreOp::create(b, loc, value, ptr, splatMask(b, loc, pred, n),
+                                  n * bytesOf(vec.getElementType()));
+      return;
+    }
     Value v = toBits(b, loc, value);
     LLVM::MaskedStoreOp::create(b, loc, vectorOf(b, loc, {v}, v.getType()), ptr,
                                 splatMask(b, loc, pred, 1), bytesOf(v.getType()));

@@ -505,6 +505,24 @@ public:
   void storeSharedPredicated(OpBuilder &b, Location loc, Value ptr, Value value,
                              Value pred) const override {
     Type ty = value.getType();
+    if (auto vec = dyn_cast<VectorType>(ty)) {
+      // Two or four 32-bit words: one st.shared.v2/v4.b32.
+      int64_t n = vec.getNumElements();
+      assert((n == 2 || n == 4) && vec.getElementType().isInteger(32) && "two or four i32 words");
+      SmallVector<Value> operands{LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr)};
+      std::string words, constraints = "r";
+      for (int64_t i = 0; i < n; ++i) {
+        operands.push_back(LLVM::ExtractElementOp::create(b, loc, value, LLVM::ConstantOp::create(
+                                                                             b, loc, b.getI32Type(), i)));
+        words += (i ? ", $" : "$") + std::to_string(i + 1);
+        constraints += ",r";
+      }
+      operands.push_back(pred);
+      std::string asmStr = "@$" + std::to_string(n + 1) + " st.shared.v" + std::to_string(n) + ".b32 [ $0 + 0 ], {" +
+                           words + "};";
+      inlineAsm(b, loc, Type(), operands, asmStr, constraints + ",b,~{memory}");
+      return;
+    }
     unsigned bits = isa<LLVM::LLVMPointerType>(ty) ? 64 : ty.getIntOrFloatBitWidth();
     Value v = toBits(b, loc, value);
     if (bits < 16)
