@@ -1,6 +1,7 @@
 """Memory-bound cases for profiling: impl, then case names (substrings of memory_bound.py's case
 names). Launches each case 3 times (ncu: --launch-skip 2 per kernel) and writes the compiled
-kernel's PTX / TTGIR to $OUT/<impl>_<kernel>.{ptx,ttgir} where the implementation returns them."""
+kernel's PTX / TTGIR / cubin to $OUT/<impl>_<kernel>[_<i>].{ptx,ttgir,cubin} where the
+implementation returns them (every specialization, numbered from the second)."""
 import os
 import sys
 
@@ -33,10 +34,12 @@ for name in dir(m):
             kernels += list(dev[0].values())
     else:
         kernels = list(cache.values())
-    for k in kernels[:1]:
-        for ext in ("ptx", "ttgir"):
+    for i, k in enumerate(kernels):
+        for ext in ("ptx", "ttgir", "cubin"):
             try:
-                with open(os.path.join(out, f"{impl}_{name}.{ext}"), "w") as f:
-                    f.write(k.asm[ext])
+                data = k.asm[ext]
+                with open(os.path.join(out, f"{impl}_{name}{'_%d' % i if i else ''}.{ext}"),
+                          "wb" if isinstance(data, bytes) else "w") as f:
+                    f.write(data)
             except Exception as e:  # noqa: BLE001
                 print(impl, name, ext, type(e).__name__, e)
