@@ -320,8 +320,12 @@ def run_interpret(args):
 # GPU: Tessera vs Triton
 
 
-def bench_case(torch, do_bench, case, mods, load_why, rounds, device="cuda"):
-    """The records of one case: one per implementation, then the case's (the ratio)."""
+def bench_case(torch, do_bench, case, mods, load_why, rounds, device="cuda", outputs="shared"):
+    """The records of one case: one per implementation, then the case's (the ratio). Each
+    implementation's first call writes outputs of its own, which are checked; the timed calls then
+    write the same buffers for every implementation (outputs="shared": the first checked
+    implementation's, so that where the buffers lie in memory cannot favour one of them) or each
+    its own (outputs="own")."""
     recs = {impl: {"kind": "impl", "case": case.name, "impl": impl, "ok": False} for impl in IMPLS}
     torch.manual_seed(0)
     try:
@@ -357,7 +361,8 @@ def bench_case(torch, do_bench, case, mods, load_why, rounds, device="cuda"):
             if impl not in times:
                 continue
             try:
-                fn = lambda m=mods[impl], o=outs[impl]: st["launch"](m, o)  # noqa: E731
+                o = outs[live[0]] if outputs == "shared" else outs[impl]
+                fn = lambda m=mods[impl], o=o: st["launch"](m, o)  # noqa: E731
                 times[impl].append(do_bench(fn, rep=100, return_mode="median"))
             except Exception as e:
                 recs[impl]["ok"] = False
@@ -393,7 +398,8 @@ def run_gpu(args):
         do_bench = do_bench_cudagraph  # noqa: F811 - the kernels' own time, replayed from a CUDA graph
     results = []
     env = {"kind": "env", "torch": torch.__version__, "device": torch.cuda.get_device_name(),
-           "tessera_commit": _loader.build_commit(), "rounds": args.rounds, "timer": args.timer}
+           "tessera_commit": _loader.build_commit(), "rounds": args.rounds, "timer": args.timer,
+           "outputs": args.outputs}
     mods, load_why = {}, {}
     for impl in IMPLS:
         try:
@@ -406,7 +412,7 @@ def run_gpu(args):
     emit(results, env)
     t_all = time.perf_counter()
     for case in select(gpu_cases(), args.quick, args.only):
-        for rec in bench_case(torch, do_bench, case, mods, load_why, args.rounds):
+        for rec in bench_case(torch, do_bench, case, mods, load_why, args.rounds, outputs=args.outputs):
             emit(results, rec)
         # Free this case's tensors before the next one (2^28 fp32 add holds ~5 GiB).
         gc.collect()
@@ -456,6 +462,9 @@ def main():
     ap.add_argument("--quick", action="store_true", help="only the smallest shape of each family")
     ap.add_argument("--only", default=None, help="only cases whose name contains this (case-insensitive)")
     ap.add_argument("--rounds", type=int, default=3, help="timing rounds per case, implementations alternating")
+    ap.add_argument("--outputs", choices=["shared", "own"], default="shared",
+                    help="shared: every implementation's timed calls write the same output buffers (each "
+                         "implementation's own outputs are checked first); own: each writes its own")
     ap.add_argument("--timer", choices=["event", "cudagraph"], default="event",
                     help="event: do_bench (warmup 25 ms, rep 100 ms, L2 flushed before each launch); cudagraph: "
                          "do_bench_cudagraph (launches replayed from a CUDA graph, no host launch cost)")

@@ -60,3 +60,43 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %y : tensor<64x64xi1, #cols>
   }
 }
+
+// -----
+
+// The fp16 transpose where 8 x 8 matrix loads exist: the result's lanes 2..4
+// step along a 16-byte row of the buffer (rows 32 apart, then columns 1 and 2
+// apart), which each source thread holds in three of its registers. Writes:
+// 8-element vectors gathered from those registers (4 a thread); reads: four
+// transposed matrices per instruction (4 a thread).
+// CHECK-LABEL: llvm.func @transpose_fp16
+// CHECK-COUNT-4: llvm.store {{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-NOT: llvm.load {{.*}} !llvm.ptr<3>
+// CHECK: llvm.return
+#rows8 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols8 = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @transpose_fp16(%x: tensor<64x64xf16, #rows8>) -> tensor<64x64xf16, #cols8> {
+    %y = ttg.convert_layout %x : tensor<64x64xf16, #rows8> -> tensor<64x64xf16, #cols8>
+    tt.return %y : tensor<64x64xf16, #cols8>
+  }
+}
+
+// -----
+
+// Negative: the same transpose on sm_70 (no ldmatrix) writes consecutive
+// registers and reads single elements; fp32 never gathers (no matrix loads).
+// CHECK-LABEL: llvm.func @transpose_fp16_sm70
+// CHECK-NOT: ldmatrix
+// CHECK-COUNT-32: llvm.load {{.*}} : !llvm.ptr<3> -> f16
+// CHECK: llvm.return
+#rows8 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols8 = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:70", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @transpose_fp16_sm70(%x: tensor<64x64xf16, #rows8>) -> tensor<64x64xf16, #cols8> {
+    %y = ttg.convert_layout %x : tensor<64x64xf16, #rows8> -> tensor<64x64xf16, #cols8>
+    tt.return %y : tensor<64x64xf16, #cols8>
+  }
+}
