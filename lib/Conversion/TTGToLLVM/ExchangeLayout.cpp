@@ -291,7 +291,11 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
   // loads; register 0 and lanes 0, 1 along them) take offset bits 0..2 when
   // each is one coordinate bit, the other bits follow in each order above.
   // The source then writes 16-byte rows gathered from its registers where
-  // it holds them (exchangeVectorRegs).
+  // it holds them (exchangeVectorRegs). These orders are taken only when
+  // they need fewer wavefronts than the best plain one: a buffer as fast by
+  // the model but with fewer instructions changed ptxas's register
+  // allocation of whole kernels (attention's epilogue, run 127) for the worse.
+  size_t plainOrders = orders.size();
   if (banks.loadMatrices && elemBytes == 2) {
     const auto &dregs = basesOf(dst, "register");
     const auto &dlanes = basesOf(dst, "lane");
@@ -335,12 +339,15 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
   // Vectors are capped at the protected bits, so that the swizzle search
   // compares layouts with the same access widths.
   BankModel capped = banks;
+  bool gather = false; // the matrix-first orders' writes may gather registers
   auto score = [&](ExchangeLayout &x) {
     // The source writes the widest vectors it can gather; consecutive
     // registers where they are as wide.
-    llvm::SmallVector<int, 4> wregs = exchangeVectorRegs(x, src, elemBytes, capped);
     x.writeVector = exchangeVector(x, src, elemBytes, capped);
     x.writeRegs.clear();
+    llvm::SmallVector<int, 4> wregs;
+    if (gather)
+      wregs = exchangeVectorRegs(x, src, elemBytes, capped);
     if ((int32_t(1) << wregs.size()) > x.writeVector) {
       x.writeVector = int32_t(1) << wregs.size();
       x.writeRegs = wregs;
@@ -366,7 +373,10 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
     return Score{x.writeWavefronts + x.readWavefronts, regsSrc / x.writeVector + readInstructions};
   };
 
-  for (const auto &order : orders) {
+  ExchangeLayout bestMatrix;
+  Score bestMatrixScore{INT64_MAX, INT64_MAX};
+  for (auto [orderIndex, order] : llvm::enumerate(orders)) {
+    gather = orderIndex >= plainOrders;
     // plainPos[d][i]: the offset bit of coordinate bit i of dim d.
     llvm::SmallVector<llvm::SmallVector<int, 8>, 4> plainPos(rank);
     for (int d = 0; d < rank; ++d)
@@ -397,7 +407,7 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
         for (const LinearLayout *ll : {&src, &dst})
           for (const auto &vec : basesOf(*ll, "lane"))
             reach.push_back(vec);
-        if (banks.loadMatrices && elemBytes == 2 && !basesOf(dst, "register").empty())
+        if (gather && !basesOf(dst, "register").empty())
           reach.push_back(basesOf(dst, "register")[0]);
         for (const auto &vec : reach)
             for (int d = 0; d < rank; ++d)
@@ -425,11 +435,14 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
         }
       build();
       current = score(x);
-      if (current < bestScore) {
-        bestScore = current;
-        best = x;
+      Score &target = gather ? bestMatrixScore : bestScore;
+      if (current < target) {
+        target = current;
+        (gather ? bestMatrix : best) = x;
       }
     }
   }
+  if (bestMatrixScore.wavefronts < bestScore.wavefronts)
+    return bestMatrix;
   return best;
 }
