@@ -308,6 +308,25 @@ TEST_F(ExchangeLayoutTest, Fp16TransposeWritesGatheredRowsAndReadsTransposedMatr
   EXPECT_TRUE(plain.writeRegs.empty());
 }
 
+TEST_F(ExchangeLayoutTest, EqualWavefrontsKeepThePlainBuffer) {
+  // A Hopper epilogue: the wgmma accumulator of a 128 x 64 fp16 tile (4
+  // warps) to rows 8-wide. A matrix-first buffer (8 gathered 16-byte writes
+  // and 8 ldmatrix.x4) needs the same wavefronts as the plain one (32 4-byte
+  // writes and 8 16-byte reads), so the plain one stays: its fewer
+  // instructions alone changed ptxas's allocation of attention's kernel
+  // for the worse (run 127).
+  BankModel banks;
+  banks.loadMatrices = true;
+  auto mma = ttg::NvidiaMmaEncodingAttr::get(&ctx, 3, 0, {4, 1}, ttg::CTALayoutAttr::getDefault(&ctx, 2),
+                                             {16, 64, 16});
+  LinearLayout acc = toLinearLayout(RankedTensorType::get({128, 64}, Float16Type::get(&ctx), mma));
+  LinearLayout rows = blocked({128, 64}, {1, 8}, {1, 0});
+  ExchangeLayout x = chooseExchangeLayout(acc, rows, 2, banks);
+  checkAll(x, acc, rows, {128, 64}, 2);
+  EXPECT_TRUE(x.writeRegs.empty());
+  EXPECT_EQ(x.read, ExchangeRead::Vectors);
+}
+
 TEST_F(ExchangeLayoutTest, GatheredVectorsNeedEveryOtherBasisAligned) {
   // exchangeVectorRegs on a hand-made buffer: registers 2, 0, 1 have
   // offsets 1, 2, 4, so the vector gathers them in that order; a width cap or
