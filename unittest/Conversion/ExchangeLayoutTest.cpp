@@ -65,38 +65,15 @@ SmallVector<int32_t> coordsOf(const LinearLayout &ll, int32_t r, int32_t l, int3
   return out;
 }
 
-/// The first register of each vector: 0, v, 2v, ... for consecutive
-/// registers; with `gather` (register bits a vector's members differ in), the
-/// registers with those bits clear. And member i of the vector starting at r.
-SmallVector<int32_t> starts(int32_t regs, int32_t v, ArrayRef<int> gather) {
-  SmallVector<int32_t> out;
-  int32_t mask = 0;
-  for (int bit : gather)
-    mask |= 1 << bit;
-  for (int32_t r = 0; r < regs; r += gather.empty() ? v : 1)
-    if (!(r & mask))
-      out.push_back(r);
-  return out;
-}
-int32_t member(int32_t r, int32_t i, ArrayRef<int> gather) {
-  if (gather.empty())
-    return r + i;
-  for (size_t k = 0; k < gather.size(); ++k)
-    if ((i >> k) & 1)
-      r |= 1 << gather[k];
-  return r;
-}
-
 /// Wavefronts one warp (warp 0) needs, simulated: for each instruction and
 /// each group of lanes the banks serve together, the largest number of
 /// distinct bank-words (or wider units) any bank slot is asked for.
-int64_t simulate(const ExchangeLayout &x, const LinearLayout &ll, int32_t vector, int64_t bytes,
-                 ArrayRef<int> gather = {}) {
+int64_t simulate(const ExchangeLayout &x, const LinearLayout &ll, int32_t vector, int64_t bytes) {
   int32_t regs = ll.getInDimSize("register"), lanes = ll.getInDimSize("lane");
   int64_t unit = std::max<int64_t>(vector * bytes, 4);
   int32_t perPhase = std::min<int64_t>(lanes, 128 / unit);
   int64_t total = 0;
-  for (int32_t r : starts(regs, vector, gather))
+  for (int32_t r = 0; r < regs; r += vector)
     for (int32_t p0 = 0; p0 < lanes; p0 += perPhase) {
       std::map<int64_t, std::set<int64_t>> slotUnits;
       for (int32_t l = p0; l < p0 + perPhase; ++l) {
@@ -133,26 +110,24 @@ void expectPermutation(const ExchangeLayout &x, ArrayRef<int64_t> shape) {
 }
 
 /// Vectors really are consecutive and aligned: register group g of any
-/// thread starts at a multiple of the width and holds consecutive offsets
-/// (the group's members as `gather` says, when it is given).
-void expectVectors(const ExchangeLayout &x, const LinearLayout &ll, int32_t v, ArrayRef<int> gather = {}) {
-  ASSERT_TRUE(gather.empty() || (1 << gather.size()) == v);
+/// thread starts at a multiple of the width and holds consecutive offsets.
+void expectVectors(const ExchangeLayout &x, const LinearLayout &ll, int32_t v) {
   for (int32_t w = 0; w < ll.getInDimSize("warp"); ++w)
     for (int32_t l = 0; l < ll.getInDimSize("lane"); ++l)
-      for (int32_t r : starts(ll.getInDimSize("register"), v, gather)) {
+      for (int32_t r = 0; r < ll.getInDimSize("register"); r += v) {
         int32_t base = x.offsetOf(coordsOf(ll, r, l, w));
         EXPECT_EQ(base % v, 0);
         for (int32_t i = 1; i < v; ++i)
-          EXPECT_EQ(x.offsetOf(coordsOf(ll, member(r, i, gather), l, w)), base + i);
+          EXPECT_EQ(x.offsetOf(coordsOf(ll, r + i, l, w)), base + i);
       }
 }
 
 void checkAll(const ExchangeLayout &x, const LinearLayout &src, const LinearLayout &dst,
               ArrayRef<int64_t> shape, int64_t bytes) {
   expectPermutation(x, shape);
-  expectVectors(x, src, x.writeVector, x.writeRegs);
+  expectVectors(x, src, x.writeVector);
   expectVectors(x, dst, x.readVector);
-  EXPECT_EQ(simulate(x, src, x.writeVector, bytes, x.writeRegs), x.writeWavefronts);
+  EXPECT_EQ(simulate(x, src, x.writeVector, bytes), x.writeWavefronts);
   EXPECT_EQ(simulate(x, dst, x.readVector, bytes), x.readWavefronts);
 }
 
@@ -279,78 +254,6 @@ TEST_F(ExchangeLayoutTest, DotOperandsReadAsMatrices) {
   // Negative: without the instruction, or for 32-bit elements, vectors.
   EXPECT_EQ(chooseExchangeLayout(aSrc, a, 2).read, ExchangeRead::Vectors);
   EXPECT_EQ(exchangeMatrixRead(xa, a, 4), ExchangeRead::Vectors);
-}
-
-TEST_F(ExchangeLayoutTest, Fp16TransposeWritesGatheredRowsAndReadsTransposedMatrices) {
-  // The fp16 64 x 64 transpose (rows 8-wide to columns 8-wide) where 8 x 8
-  // matrix loads exist: the result's lanes 2..4 (rows 32 apart, columns 1
-  // and 2 apart) walk a 16-byte matrix row, which each source thread holds
-  // in three of its registers; it writes such rows (gathered, 8 elements) and
-  // the result loads four transposed matrices at a time. 32 registers a
-  // thread: 4 writes and 4 loads a warp, 16 conflict-free wavefronts each.
-  BankModel banks;
-  banks.loadMatrices = true;
-  LinearLayout rows = blocked({64, 64}, {1, 8}, {1, 0});
-  LinearLayout cols = blocked({64, 64}, {8, 1}, {0, 1});
-  ExchangeLayout x = chooseExchangeLayout(rows, cols, 2, banks);
-  EXPECT_EQ(x.read, ExchangeRead::TransposedMatrices);
-  EXPECT_EQ(x.writeVector, 8);
-  EXPECT_FALSE(x.writeRegs.empty()) << "the rows are not consecutive registers";
-  expectPermutation(x, {64, 64});
-  expectVectors(x, rows, x.writeVector, x.writeRegs);
-  expectMatrixLoadsMatchLayout(x, cols);
-  EXPECT_EQ(simulate(x, rows, x.writeVector, 2, x.writeRegs), x.writeWavefronts);
-  EXPECT_EQ(x.writeWavefronts, 16);
-  EXPECT_EQ(x.readWavefronts, 16);
-  // Negative: without matrix loads the buffer keeps consecutive vectors.
-  ExchangeLayout plain = chooseExchangeLayout(rows, cols, 2);
-  EXPECT_EQ(plain.read, ExchangeRead::Vectors);
-  EXPECT_TRUE(plain.writeRegs.empty());
-}
-
-TEST_F(ExchangeLayoutTest, EqualWavefrontsKeepThePlainBuffer) {
-  // A Hopper epilogue: the wgmma accumulator of a 128 x 64 fp16 tile (4
-  // warps) to rows 8-wide. A matrix-first buffer (8 gathered 16-byte writes
-  // and 8 ldmatrix.x4) needs the same wavefronts as the plain one (32 4-byte
-  // writes and 8 16-byte reads), so the plain one stays: its fewer
-  // instructions alone changed ptxas's allocation of attention's kernel
-  // for the worse (run 127).
-  BankModel banks;
-  banks.loadMatrices = true;
-  auto mma = ttg::NvidiaMmaEncodingAttr::get(&ctx, 3, 0, {4, 1}, ttg::CTALayoutAttr::getDefault(&ctx, 2),
-                                             {16, 64, 16});
-  LinearLayout acc = toLinearLayout(RankedTensorType::get({128, 64}, Float16Type::get(&ctx), mma));
-  LinearLayout rows = blocked({128, 64}, {1, 8}, {1, 0});
-  ExchangeLayout x = chooseExchangeLayout(acc, rows, 2, banks);
-  checkAll(x, acc, rows, {128, 64}, 2);
-  EXPECT_TRUE(x.writeRegs.empty());
-  EXPECT_EQ(x.read, ExchangeRead::Vectors);
-}
-
-TEST_F(ExchangeLayoutTest, GatheredVectorsNeedEveryOtherBasisAligned) {
-  // exchangeVectorRegs on a hand-made buffer: registers 2, 0, 1 have
-  // offsets 1, 2, 4, so the vector gathers them in that order; a width cap or
-  // a lane basis off the vector's alignment shortens it.
-  LinearLayout ll = blocked({4, 8}, {2, 4}, {1, 0}, 1);
-  ExchangeLayout x;
-  x.elements = 32;
-  // dims: 0 (4 rows, 2 bits), 1 (8 cols, 3 bits); register bases of ll:
-  // col 1, col 2, row 1 (sizePerThread 2 x 4 with cols fastest).
-  x.offsetOfBit = {{1, 16}, {2, 4, 8}};
-  // register 2 (row 1) -> 1, register 0 (col 1) -> 2, register 1 (col 2) -> 4
-  SmallVector<int, 4> g = exchangeVectorRegs(x, ll, 2, BankModel{});
-  ASSERT_EQ(g.size(), 3u);
-  EXPECT_EQ(g[0], 2);
-  EXPECT_EQ(g[1], 0);
-  EXPECT_EQ(g[2], 1);
-  expectVectors(x, ll, 8, g);
-  // A 4-byte cap keeps two elements.
-  BankModel narrow;
-  narrow.maxVectorBytes = 4;
-  EXPECT_EQ(exchangeVectorRegs(x, ll, 2, narrow).size(), 1u);
-  // Misaligned: the lane basis (col 4) at offset 3 allows no vector at all.
-  x.offsetOfBit = {{1, 16}, {2, 4, 3}};
-  EXPECT_TRUE(exchangeVectorRegs(x, ll, 2, BankModel{}).empty());
 }
 
 } // namespace

@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <array>
-#include <optional>
 #include <cassert>
 #include <tuple>
 
@@ -125,36 +124,6 @@ int32_t mlir::tessera::exchangeVector(const ExchangeLayout &x, const LinearLayou
   return v;
 }
 
-llvm::SmallVector<int, 4> mlir::tessera::exchangeVectorRegs(const ExchangeLayout &x, const LinearLayout &ll,
-                                                          int64_t elemBytes, const BankModel &banks) {
-  const auto &regs = basesOf(ll, "register");
-  llvm::SmallVector<int, 4> chosen;
-  int32_t v = 1;
-  // Greedily: the register whose offset is the vector's next power of two.
-  while (2 * v * elemBytes <= banks.maxVectorBytes) {
-    int found = -1;
-    for (auto [i, vec] : llvm::enumerate(regs))
-      if (x.offsetOf(vec) == v)
-        found = int(i);
-    if (found < 0)
-      break;
-    chosen.push_back(found);
-    v *= 2;
-  }
-  // Every other basis must move by whole vectors (alignment).
-  for (const auto &[name, vecs] : ll.getBases())
-    for (auto [i, vec] : llvm::enumerate(vecs)) {
-      if (name == "register" && llvm::is_contained(chosen, int(i)))
-        continue;
-      int32_t off = x.offsetOf(vec);
-      while (!chosen.empty() && off % v) {
-        chosen.pop_back();
-        v /= 2;
-      }
-    }
-  return chosen;
-}
-
 int64_t mlir::tessera::exchangeWavefronts(const ExchangeLayout &x, const LinearLayout &ll,
                                           int32_t vector, int64_t elemBytes,
                                           const BankModel &banks) {
@@ -256,19 +225,9 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
   int bankLo = std::max(0, log2Bank - log2e);
 
   // Candidate orders: each side's walk order, and each with either side's
-  // vector dim first. An order lists coordinate bits (dim, bit), lowest
-  // offset bit first.
-  using Bit = std::pair<int, int>;
-  llvm::SmallVector<llvm::SmallVector<Bit>> orders;
-  auto bitsOf = [&](llvm::ArrayRef<int> dims) {
-    llvm::SmallVector<Bit> o;
-    for (int d : dims)
-      for (int i = 0; i < bits[d]; ++i)
-        o.push_back({d, i});
-    return o;
-  };
-  auto addOrder = [&](llvm::SmallVector<int> dims) {
-    llvm::SmallVector<Bit> o = bitsOf(dims);
+  // vector dim first.
+  llvm::SmallVector<llvm::SmallVector<int>> orders;
+  auto addOrder = [&](llvm::SmallVector<int> o) {
     if (!llvm::is_contained(orders, o))
       orders.push_back(o);
   };
@@ -286,52 +245,6 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
       addOrder(o);
     }
   }
-  // Orders for 8 x 8 matrix reads of 16-bit elements: the three result bases
-  // that walk a matrix row (lanes 2..4 across the rows, for transposed
-  // loads; register 0 and lanes 0, 1 along them) take offset bits 0..2 when
-  // each is one coordinate bit, the other bits follow in each order above.
-  // The source then writes 16-byte rows gathered from its registers where
-  // it holds them (exchangeVectorRegs). These orders are taken only when
-  // they need fewer wavefronts than the best plain one: a buffer as fast by
-  // the model but with fewer instructions changed ptxas's register
-  // allocation of whole kernels (attention's epilogue, run 127) for the worse.
-  size_t plainOrders = orders.size();
-  if (banks.loadMatrices && elemBytes == 2) {
-    const auto &dregs = basesOf(dst, "register");
-    const auto &dlanes = basesOf(dst, "lane");
-    auto singleBit = [&](const LinearLayout::BasisVec &v) -> std::optional<Bit> {
-      std::optional<Bit> bit;
-      for (int d = 0; d < rank; ++d) {
-        if (v[d] == 0)
-          continue;
-        if (bit || !llvm::isPowerOf2_32(uint32_t(v[d])))
-          return std::nullopt;
-        bit = Bit{d, llvm::Log2_32(uint32_t(v[d]))};
-      }
-      return bit;
-    };
-    if (dregs.size() >= 3 && dlanes.size() == 5) {
-      llvm::SmallVector<llvm::SmallVector<Bit>> plain(orders.begin(), orders.end());
-      for (std::array<const LinearLayout::BasisVec *, 3> row :
-           {std::array<const LinearLayout::BasisVec *, 3>{&dlanes[2], &dlanes[3], &dlanes[4]},
-            std::array<const LinearLayout::BasisVec *, 3>{&dregs[0], &dlanes[0], &dlanes[1]}}) {
-        llvm::SmallVector<Bit> first;
-        for (auto *v : row)
-          if (std::optional<Bit> b = singleBit(*v); b && !llvm::is_contained(first, *b))
-            first.push_back(*b);
-        if (first.size() != 3)
-          continue;
-        for (const auto &o : plain) {
-          llvm::SmallVector<Bit> m(first.begin(), first.end());
-          for (Bit b : o)
-            if (!llvm::is_contained(first, b))
-              m.push_back(b);
-          if (!llvm::is_contained(orders, m))
-            orders.push_back(m);
-        }
-      }
-    }
-  }
   int maxProtect = std::min<int>(n, llvm::Log2_64(std::max<int64_t>(1, banks.maxVectorBytes / elemBytes)));
 
   ExchangeLayout best;
@@ -339,19 +252,8 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
   // Vectors are capped at the protected bits, so that the swizzle search
   // compares layouts with the same access widths.
   BankModel capped = banks;
-  bool gather = false; // the matrix-first orders' writes may gather registers
   auto score = [&](ExchangeLayout &x) {
-    // The source writes the widest vectors it can gather; consecutive
-    // registers where they are as wide.
     x.writeVector = exchangeVector(x, src, elemBytes, capped);
-    x.writeRegs.clear();
-    llvm::SmallVector<int, 4> wregs;
-    if (gather)
-      wregs = exchangeVectorRegs(x, src, elemBytes, capped);
-    if ((int32_t(1) << wregs.size()) > x.writeVector) {
-      x.writeVector = int32_t(1) << wregs.size();
-      x.writeRegs = wregs;
-    }
     x.readVector = exchangeVector(x, dst, elemBytes, capped);
     x.writeWavefronts = exchangeWavefronts(x, src, x.writeVector, elemBytes, banks);
     x.readWavefronts = exchangeWavefronts(x, dst, x.readVector, elemBytes, banks);
@@ -373,16 +275,13 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
     return Score{x.writeWavefronts + x.readWavefronts, regsSrc / x.writeVector + readInstructions};
   };
 
-  ExchangeLayout bestMatrix;
-  Score bestMatrixScore{INT64_MAX, INT64_MAX};
-  for (auto [orderIndex, order] : llvm::enumerate(orders)) {
-    gather = orderIndex >= plainOrders;
+  for (const auto &order : orders) {
     // plainPos[d][i]: the offset bit of coordinate bit i of dim d.
     llvm::SmallVector<llvm::SmallVector<int, 8>, 4> plainPos(rank);
-    for (int d = 0; d < rank; ++d)
-      plainPos[d].assign(bits[d], 0);
-    for (auto [pos, b] : llvm::enumerate(order))
-      plainPos[b.first][b.second] = int(pos);
+    int pos = 0;
+    for (int d : order)
+      for (int i = 0; i < bits[d]; ++i)
+        plainPos[d].push_back(pos++);
     for (int protect = 0; protect <= maxProtect; ++protect) {
       capped.maxVectorBytes = int32_t(std::min<int64_t>(banks.maxVectorBytes, elemBytes << protect));
       int swLo = std::max(protect, bankLo), swHi = std::min(highLo, n);
@@ -401,15 +300,8 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
       // The high bits that some lane reaches (only they can conflict).
       llvm::SmallVector<int> highs;
       if (swLo < swHi) {
-        // (and the result's register 0, a matrix row's step when it loads
-        // transposed matrices)
-        llvm::SmallVector<LinearLayout::BasisVec> reach;
         for (const LinearLayout *ll : {&src, &dst})
           for (const auto &vec : basesOf(*ll, "lane"))
-            reach.push_back(vec);
-        if (gather && !basesOf(dst, "register").empty())
-          reach.push_back(basesOf(dst, "register")[0]);
-        for (const auto &vec : reach)
             for (int d = 0; d < rank; ++d)
               for (int i = 0; i < bits[d]; ++i)
                 if (((vec[d] >> i) & 1) && plainPos[d][i] >= highLo &&
@@ -435,14 +327,11 @@ ExchangeLayout mlir::tessera::chooseExchangeLayout(const LinearLayout &src,
         }
       build();
       current = score(x);
-      Score &target = gather ? bestMatrixScore : bestScore;
-      if (current < target) {
-        target = current;
-        (gather ? bestMatrix : best) = x;
+      if (current < bestScore) {
+        bestScore = current;
+        best = x;
       }
     }
   }
-  if (bestMatrixScore.wavefronts < bestScore.wavefronts)
-    return bestMatrix;
   return best;
 }

@@ -97,39 +97,11 @@ FailureOr<ExchangeLayout> mlir::tessera::getSharedBufferOffsets(Type memDescType
 
 namespace {
 
-/// The first register of every group of `vector` registers, in order:
-/// 0, vector, 2 * vector, ... for consecutive registers; with `vectorRegs`
-/// (the register bits a group's members differ in), every register with
-/// those bits clear.
-SmallVector<int32_t> groupStarts(int32_t numRegs, int32_t vector, ArrayRef<int> vectorRegs) {
-  SmallVector<int32_t> starts;
-  int32_t mask = 0;
-  for (int bit : vectorRegs)
-    mask |= int32_t(1) << bit;
-  for (int32_t r = 0; r < numRegs; r += vectorRegs.empty() ? vector : 1)
-    if (!(r & mask))
-      starts.push_back(r);
-  return starts;
-}
-
-/// Register `start`'s group member `i` (offset i within the vector).
-int32_t groupMember(int32_t start, int32_t i, ArrayRef<int> vectorRegs) {
-  if (vectorRegs.empty())
-    return start + i;
-  int32_t r = start;
-  for (auto [k, bit] : llvm::enumerate(vectorRegs))
-    if ((i >> k) & 1)
-      r |= int32_t(1) << bit;
-  return r;
-}
-
 /// Offsets (elements) of every group of `vector` registers of `ll` for this
-/// thread through `x` (groups as groupStarts gives them): the lane/warp part
-/// XORed once, each group's constant part XORed where the bits overlap and
-/// added where they do not.
+/// thread through `x`: the lane/warp part XORed once, each group's constant
+/// part XORed where the bits overlap and added where they do not.
 SmallVector<Value> groupOffsets(OpBuilder &b, Location loc, const TargetInfoBase &ti,
-                                const ExchangeLayout &x, const LinearLayout &ll, int32_t vector,
-                                ArrayRef<int> vectorRegs = {}) {
+                                const ExchangeLayout &x, const LinearLayout &ll, int32_t vector) {
   auto [lane, warp] = laneAndWarp(b, loc, ti);
   Value thread = i32Val(b, loc, 0);
   int32_t threadBits = 0;
@@ -149,7 +121,7 @@ SmallVector<Value> groupOffsets(OpBuilder &b, Location loc, const TargetInfoBase
   }
   SmallVector<Value> out;
   SmallVector<SmallVector<int32_t>> regs = registerCoordinates(ll);
-  for (int32_t r : groupStarts(int32_t(regs.size()), vector, vectorRegs)) {
+  for (size_t r = 0; r < regs.size(); r += vector) {
     int32_t c = x.offsetOf(regs[r]);
     Value v = thread;
     if (c & threadBits)
@@ -181,17 +153,15 @@ BankModel limitsFor(RankedTensorType t) {
 void mlir::tessera::writeThroughExchange(OpBuilder &b, Location loc,
                                          const TesseraLLVMTypeConverter &tc, Value value,
                                          RankedTensorType t, Value base, const ExchangeLayout &x,
-                                         int32_t v, ArrayRef<int> vectorRegs) {
+                                         int32_t v) {
   const TargetInfoBase &ti = tc.getTargetInfo();
   Type elt = tc.convertElementType(t.getElementType());
   int64_t bytes = bytesOf(t.getElementType());
   LinearLayout ll = toLinearLayout(t);
   SmallVector<Value> elems = unpackStruct(b, loc, value);
-  assert((vectorRegs.empty() || (int32_t(1) << vectorRegs.size()) == v) && "a gathered vector's registers");
-  SmallVector<Value> offs = groupOffsets(b, loc, ti, x, ll, v, vectorRegs);
-  SmallVector<int32_t> starts = groupStarts(int32_t(elems.size()), v, vectorRegs);
-  for (auto [g, r] : llvm::enumerate(starts)) {
-    Value addr = elementAddress(b, loc, ti, base, elt, offs[g]);
+  SmallVector<Value> offs = groupOffsets(b, loc, ti, x, ll, v);
+  for (size_t r = 0; r < elems.size(); r += v) {
+    Value addr = elementAddress(b, loc, ti, base, elt, offs[r / v]);
     if (v == 1) {
       LLVM::StoreOp::create(b, loc, elems[r], addr);
       continue;
@@ -199,7 +169,7 @@ void mlir::tessera::writeThroughExchange(OpBuilder &b, Location loc,
     auto vecTy = VectorType::get({v}, elt);
     Value vec = LLVM::UndefOp::create(b, loc, vecTy);
     for (int32_t i = 0; i < v; ++i)
-      vec = LLVM::InsertElementOp::create(b, loc, vec, elems[groupMember(r, i, vectorRegs)], i32Val(b, loc, i));
+      vec = LLVM::InsertElementOp::create(b, loc, vec, elems[r + i], i32Val(b, loc, i));
     LLVM::StoreOp::create(b, loc, vec, addr, v * bytes);
   }
 }

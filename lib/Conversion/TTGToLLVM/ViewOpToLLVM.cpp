@@ -256,7 +256,7 @@ struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayou
       banks.maxVectorBytes = 1;
     ExchangeLayout buf = chooseExchangeLayout(toLinearLayout(src), toLinearLayout(dst),
                                               elementBytes(src.getElementType()), banks);
-    writeThroughExchange(rewriter, loc, x->tc, converted, src, x->base, buf, buf.writeVector, buf.writeRegs);
+    writeThroughExchange(rewriter, loc, x->tc, converted, src, x->base, buf, buf.writeVector);
     x->ti.barrier(rewriter, loc);
     rewriter.replaceOp(op, readThroughExchange(rewriter, loc, x->tc, dst, x->base, buf,
                                                buf.readVector, buf.read));

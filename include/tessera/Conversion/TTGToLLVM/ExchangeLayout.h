@@ -48,11 +48,6 @@ struct ExchangeLayout {
   /// Elements per shared-memory access when writing the source layout and
   /// reading the result layout.
   int32_t writeVector = 1, readVector = 1;
-  /// The register bases (indices) whose offsets are 1, 2, 4, ... within each
-  /// written vector, log2(writeVector) of them. Empty: registers 0, 1, 2, ...
-  /// in order (a vector is consecutive registers). Otherwise a vector gathers
-  /// the registers that differ from a group's first one in these bits only.
-  llvm::SmallVector<int, 4> writeRegs;
   /// Vectors of readVector elements, or 8 x 8 matrices (each group of 8
   /// registers of the result: one warp-wide load of four matrices).
   ExchangeRead read = ExchangeRead::Vectors;
@@ -77,13 +72,6 @@ ExchangeLayout chooseExchangeLayout(const ::tessera::LinearLayout &src,
 /// banks.maxVectorBytes.
 int32_t exchangeVector(const ExchangeLayout &x, const ::tessera::LinearLayout &ll,
                        int64_t elemBytes, const BankModel &banks = {});
-
-/// The register bases of `ll` that make the widest vector (in their order,
-/// offsets 1, 2, 4, ... within it) through `x`: any registers, not only
-/// consecutive ones, with every other basis moving by whole vectors; at most
-/// banks.maxVectorBytes. Registers 0, 1, ... when those are such a vector.
-llvm::SmallVector<int, 4> exchangeVectorRegs(const ExchangeLayout &x, const ::tessera::LinearLayout &ll,
-                                             int64_t elemBytes, const BankModel &banks = {});
 
 /// Whether `ll` (16-bit elements) can read its registers through `x` as 8 x 8
 /// matrices, four per instruction: registers 0..7 of every thread and the 32

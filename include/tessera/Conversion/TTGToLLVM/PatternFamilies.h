@@ -26,12 +26,10 @@ void populateElementwiseOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter
 /// cat and layout conversions that stay inside each thread.
 /// Writes the registers of a tensor of type `t` (converted value `value`) to
 /// the shared-memory buffer at `base` whose element offsets `x` gives, `vector`
-/// registers per access (MemoryOpToLLVM.cpp; also convert_layout's exchange):
-/// consecutive registers, or, with `vectorRegs` (ExchangeLayout::writeRegs),
-/// the registers that differ in those register bits only.
+/// registers per access (MemoryOpToLLVM.cpp; also convert_layout's exchange).
 void writeThroughExchange(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter &tc,
                           Value value, RankedTensorType t, Value base, const ExchangeLayout &x,
-                          int32_t vector, llvm::ArrayRef<int> vectorRegs = {});
+                          int32_t vector);
 /// Reads a tensor of type `t` from that buffer: `vector` registers per access,
 /// or 8 x 8 matrix loads (TargetInfoBase::loadMatrices) for the matrix kinds.
 Value readThroughExchange(OpBuilder &b, Location loc, const TesseraLLVMTypeConverter &tc,
