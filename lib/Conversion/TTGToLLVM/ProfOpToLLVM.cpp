@@ -118,8 +118,9 @@ struct ProfPattern : public TesseraOpToLLVMPattern<OpTy> {
     LLVM::BrOp::create(rewriter, loc, ValueRange{}, after);
     rewriter.setInsertionPointToStart(after);
   }
-  /// The slot of a warp's record number `count` (for a ring that never wraps
-  /// or one whose capacity is a power of two).
+  /// The slot of a warp's record number `count`: the count itself in a ring
+  /// that never wraps, else the count modulo the capacity (an `and` for a
+  /// power of two).
   Value slotOf(OpBuilder &b, Location loc, Value count, const Layout &l) const {
     int64_t cap = l.rings.recordsPerWarp;
     if (l.neverWraps)
