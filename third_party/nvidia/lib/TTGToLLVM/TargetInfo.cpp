@@ -509,17 +509,16 @@ public:
       // Two or four 32-bit words: one st.shared.v2/v4.b32.
       int64_t n = vec.getNumElements();
       assert((n == 2 || n == 4) && vec.getElementType().isInteger(32) && "two or four i32 words");
+      // $0 the address, $1..$n the words, $n+1 the predicate.
       SmallVector<Value> operands{LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr)};
-      std::string words, constraints = "r";
+      std::string constraints = "r";
       for (int64_t i = 0; i < n; ++i) {
-        operands.push_back(LLVM::ExtractElementOp::create(b, loc, value, LLVM::ConstantOp::create(
-                                                                             b, loc, b.getI32Type(), i)));
-        words += (i ? ", $" : "$") + std::to_string(i + 1);
+        operands.push_back(LLVM::ExtractElementOp::create(b, loc, value, i32(b, loc, i)));
         constraints += ",r";
       }
       operands.push_back(pred);
-      std::string asmStr = "@$" + std::to_string(n + 1) + " st.shared.v" + std::to_string(n) + ".b32 [ $0 + 0 ], {" +
-                           words + "};";
+      std::string asmStr = "@$" + std::to_string(n + 1) + " st.shared.v" + std::to_string(n) + ".b32 [ $0 + 0 ], " +
+                           operandList(1, unsigned(n)) + ";";
       inlineAsm(b, loc, Type(), operands, asmStr, constraints + ",b,~{memory}");
       return;
     }
