@@ -208,9 +208,7 @@ struct ProfLowerRecordsPass
         ring = int64_t(llvm::bit_floor(uint64_t(ring)));
       if (most)
         ring = std::min(ring, std::max<int64_t>(4, (*most + 3) / 4 * 4));
-      bytes = prof::ProfileLayout{numWarps, std::max<int64_t>(ring, 0)}.bytes();
-      if (ring <= 0)
-        bytes = 0;
+      bytes = ring > 0 ? prof::ProfileLayout{numWarps, ring}.bytes() : 0; // 0: not even one record fits
     }
     int64_t fit = prof::ProfileLayout::recordsThatFit(bytes, numWarps);
     if (fit < 1) {
