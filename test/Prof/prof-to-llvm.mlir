@@ -6,9 +6,11 @@
 // SM into the header; each warp's count (and slot: the calls in a loop of
 // unknown trip count can wrap the rings, and 508 is not a power of two) in
 // registers. A record: lane 0 appends the words (id << 1 | end, clock) at
-// its slot with one two-word store and bumps the count. Exit: one barrier, then thread 0 writes
-// the header to the program's 16320-byte slice (end time and clock read
-// then), each warp's lane 0 its count, and its lanes its records (the
+// its slot with one two-word store and bumps the count. Exit: a call of the
+// module's one noinline flush function with the buffer and the warp's count
+// (nothing else of the exit lives in the kernel): one barrier, then thread 0
+// writes the header to the program's 16320-byte slice (end time and clock
+// read then), each warp's lane 0 its count, and its lanes its records (the
 // count rounded up to whole 32-byte sectors, at most 508).
 // CHECK-LABEL: llvm.func internal @callee()
 // CHECK: "mov.u32 $0, %clock;"
@@ -47,8 +49,16 @@
 // CHECK: "mov.u32 $0, %clock;"
 // CHECK: llvm.store %{{.*}}, %[[SLOT]]
 // CHECK: %[[N:.*]] = llvm.load %[[CNT]] : !llvm.ptr -> i32
-// CHECK-NEXT: nvvm.barrier
+// CHECK-NEXT: llvm.call @__tessera_prof_flush(%arg2, %[[N]]) : (!llvm.ptr<1>, i32) -> ()
+// CHECK-NEXT: llvm.return
+// CHECK-NOT: nvvm.read.ptx.sreg.ctaid
+// CHECK-LABEL: llvm.func internal @__tessera_prof_flush(%arg0: !llvm.ptr<1>, %arg1: i32)
+// CHECK-SAME: passthrough = ["noinline"]
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: nvvm.barrier
 // CHECK-NOT: nvvm.barrier
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
+// CHECK: nvvm.read.ptx.sreg.nctaid.y
 // CHECK: llvm.mlir.constant(16320 : i64)
 // CHECK: llvm.cond_br %{{.*}}, ^[[END:bb[0-9]+]], ^[[COUNTS:bb[0-9]+]]
 // CHECK: ^[[END]]:
@@ -57,9 +67,9 @@
 // CHECK-COUNT-6: llvm.store %{{.*}}, %{{.*}} : i{{32|64}}, !llvm.ptr<1>
 // CHECK: ^[[COUNTS]]:
 // CHECK: llvm.cond_br
-// CHECK: llvm.store %[[N]], %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: llvm.store %arg1, %{{.*}} : i32, !llvm.ptr<1>
 // Whole sectors: the count rounded up to 4 records, at most 508.
-// CHECK: %[[N3:.*]] = llvm.add %[[N]], %{{.*}} : i32
+// CHECK: %[[N3:.*]] = llvm.add %arg1, %{{.*}} : i32
 // CHECK: %[[UP:.*]] = llvm.and %[[N3]], %{{.*}} : i32
 // CHECK: %[[FITS:.*]] = llvm.icmp "ult" %[[UP]], %[[CAP:.*]] : i32
 // CHECK: %[[MIN:.*]] = llvm.select %[[FITS]], %[[UP]], %[[CAP]] : i1, i32

@@ -287,6 +287,8 @@ struct StoreConversion : public ProfPattern<prof::StoreOp> {
 
 struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
   using ProfPattern::ProfPattern;
+  static constexpr llvm::StringLiteral kFlushName = "__tessera_prof_flush";
+
   LogicalResult matchAndRewrite(prof::FinalizeOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     FailureOr<Layout> l = readLayout(op, numWarps);
@@ -305,13 +307,47 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
     (void)slotVar;
     if (!cntVar)
       return op.emitOpError("has no prof.init before it in its kernel");
+    // The copy to global memory is a noinline function of the module, given
+    // the buffer and this warp's count (its register, current after calls
+    // that record): everything else it needs (thread and program ids, the
+    // slice's address) it computes itself, so none of it lives across the
+    // kernel's loops and the kernel's register allocation does not see it.
+    Value count = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), cntVar);
+    LLVM::LLVMFuncOp flush = getOrCreateFlush(rewriter, loc, op->getParentOfType<ModuleOp>(),
+                                              globalBase.getType(), *l);
+    LLVM::CallOp::create(rewriter, loc, flush, ValueRange{globalBase, count});
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// `void __tessera_prof_flush(ptr<1> buffer, i32 count)`: every warp's
+  /// records (after a barrier) to this program's slice of the buffer, with
+  /// the header and counts. One per module: the layout is the module's.
+  LLVM::LLVMFuncOp getOrCreateFlush(ConversionPatternRewriter &rewriter, Location loc, ModuleOp module,
+                                    Type globalPtrTy, const Layout &layout) const {
+    if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(kFlushName))
+      return existing;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToEnd(module.getBody());
+    auto i32 = rewriter.getI32Type();
+    auto fnTy = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(rewriter.getContext()), {globalPtrTy, i32});
+    auto flush = LLVM::LLVMFuncOp::create(rewriter, loc, kFlushName, fnTy, LLVM::Linkage::Internal);
+    flush->setAttr("passthrough", rewriter.getArrayAttr({rewriter.getStringAttr("noinline")}));
+    Block *entry = rewriter.createBlock(&flush.getBody(), {}, {globalPtrTy, i32}, {loc, loc});
+    rewriter.setInsertionPointToStart(entry);
+    emitFlush(rewriter, loc, module, entry->getArgument(0), entry->getArgument(1), layout);
+    LLVM::ReturnOp::create(rewriter, loc, ValueRange{});
+    return flush;
+  }
+
+  void emitFlush(ConversionPatternRewriter &rewriter, Location loc, ModuleOp module, Value globalBase, Value count,
+                 const Layout &layout) const {
+    const Layout *l = &layout;
     auto i32 = rewriter.getI32Type();
     auto i64 = rewriter.getI64Type();
     auto [tidV, laneV, warpV] = ids(rewriter, loc);
     Value tid = tidV, lane = laneV, warp = warpV;
-    Value base = buffer(rewriter, loc, op, *l);
-    // This warp's count (its register, current after calls that record).
-    Value count = LLVM::LoadOp::create(rewriter, loc, i32, cntVar);
+    Value base = getModuleSharedMemoryAddress(rewriter, loc, module, ti, l->smemOffset);
     // Every warp's records are in (and visible to all lanes).
     ti.barrier(rewriter, loc);
     // This program's slice: linear program index x + nx * (y + ny * z).
@@ -389,9 +425,6 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
       Value v = LLVM::LoadOp::create(rewriter, loc, i64, at(rewriter, loc, base, byteOff));
       LLVM::StoreOp::create(rewriter, loc, v, sliceAt(byteOff));
     });
-    rewriter.setInsertionPoint(op);
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 

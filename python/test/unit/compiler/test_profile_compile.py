@@ -54,6 +54,15 @@ def _code(ptx, name):
     return text.replace(name, "KERNEL")
 
 
+def _function(ptx, name):
+    """The text of PTX function `name`'s definition (the last line naming it as `name(`, after any
+    declaration), up to the next function or the end."""
+    last = [m.start() for m in re.finditer(r"(?<![\w$])" + re.escape(name) + r"\(", ptx)][-1]
+    start = ptx.rindex("\n", 0, last) + 1
+    ends = [m.start() for m in re.finditer(r"^(\.visible )?\.(func|entry)", ptx[start + 1:], flags=re.M)]
+    return ptx[start:start + 1 + ends[0]] if ends else ptx[start:]
+
+
 def test_scopes_off_compile_to_nothing():
     k, ref = compile_add(), compile_add(plain_add)
     assert "profile" not in k.metadata and "prof." not in k.asm["ttir"]
@@ -79,7 +88,11 @@ def test_scopes_on_become_records(scopes_on):
     # 6 records, each a clock read and a predicated two-word shared store (plus entry and exit)
     assert ptx.count("%clock;") >= 6 + 2
     assert len(re.findall(r"@%p\d+ st\.shared\.v2\.b32", ptx)) >= 6
-    assert "bar.sync" in ptx
+    # the exit: a call of the noinline flush, which holds the barrier and the copy (the kernel
+    # itself reads no program count, the flush's linear program index)
+    kernel, flush = _function(ptx, "scoped_add"), _function(ptx, "__tessera_prof_flush")
+    assert "call.uni __tessera_prof_flush" in kernel and "bar.sync" not in kernel and "%nctaid" not in kernel
+    assert "bar.sync" in flush and "%nctaid.x" in flush and "st.global" in flush
 
 
 def test_instrumentation_is_part_of_the_key(monkeypatch):
@@ -120,8 +133,7 @@ def test_scopes_in_noinline_functions(scopes_on):
     assert {s["name"]: s["function"] for s in prof["scopes"]} == {"helper_load": "scoped_helper",
                                                                   "kernel": "calls_scoped_helper"}
     ptx = k.asm["ptx"]
-    helper = ptx[ptx.index(".func"):ptx.index(".entry")] if ptx.index(".func") < ptx.index(".entry") else \
-        ptx[ptx.index(".func"):]
+    helper = _function(ptx, "scoped_helper")
     # the callee records into the kernel's rings: clock reads and shared stores, no buffer argument
     assert "%clock;" in helper and "st.shared.v2.b32" in helper and "%globaltimer" not in helper
 
