@@ -119,9 +119,10 @@ def Prof_CountFromSharedOp : Prof_Op<"count_from_shared", [MemoryEffects<[MemRea
 def Prof_FinalizeOp : Prof_Op<"finalize", [MemoryEffects<[MemRead<Prof_Buffer>, MemWrite<Prof_Buffer>]>]> {
   let summary = "copy this program's profile to the global profile buffer";
   let description = [{
-    At kernel exit: a barrier, thread 0 writes the end time and counter, then
-    the threads copy header, counts and rings to this program's slice of the
-    global profile buffer (the kernel's hidden profile argument).
+    At kernel exit: a call of the module's noinline flush function, given the
+    kernel's hidden profile argument and the warp's count. It holds a barrier;
+    thread 0 writes the end time and counter, then the threads copy header,
+    counts and rings to this program's slice of the global profile buffer.
 
     ```mlir
     prof.finalize
