@@ -79,6 +79,17 @@ struct ProfPattern : public TesseraOpToLLVMPattern<OpTy> {
       return op->emitOpError("is not in a kernel with profiling records (run prof-lower-records)");
     return counters;
   }
+  /// A kernel's record count from its register, which counts bytes (8 a
+  /// record) where there is no slot register (see StoreConversion).
+  Value readKernelCount(OpBuilder &b, Location loc, std::pair<Value, Value> counters) const {
+    Value c = LLVM::LoadOp::create(b, loc, b.getI32Type(), counters.first);
+    return counters.second ? c : LLVM::LShrOp::create(b, loc, c, i32Val(b, loc, 3)).getResult();
+  }
+  void writeKernelCount(OpBuilder &b, Location loc, std::pair<Value, Value> counters, Value count) const {
+    LLVM::StoreOp::create(b, loc,
+                          counters.second ? count : LLVM::ShlOp::create(b, loc, count, i32Val(b, loc, 3)).getResult(),
+                          counters.first);
+  }
   /// This warp's count in shared memory.
   Value countAddress(OpBuilder &b, Location loc, Value base, Value warp, const Layout &l) const {
     return at(b, loc, base,
@@ -238,12 +249,22 @@ struct StoreConversion : public ProfPattern<prof::StoreOp> {
     int64_t cap = l->rings.recordsPerWarp;
     auto i32 = rewriter.getI32Type();
     auto [cntVar, slotVar] = kernelCounters(op);
-    Value countPtr, count, slot;
-    if (cntVar) {
+    Value countPtr, count, slot, slotBytes;
+    if (cntVar && !slotVar) {
+      // A kernel whose ring never wraps or wraps at a power of two: its
+      // register counts bytes (8 a record), so that the record's place is the
+      // counter itself or one `and` of it, and the loops that record keep one
+      // induction variable for both.
+      count = LLVM::LoadOp::create(rewriter, loc, i32, cntVar);
+      slotBytes = l->neverWraps ? count
+                                : LLVM::AndOp::create(rewriter, loc, count,
+                                                      i32Val(rewriter, loc, cap * prof::ProfileLayout::kRecordBytes - 1))
+                                      .getResult();
+    } else if (cntVar) {
       // A kernel: count and slot in registers (no shared-memory round trip on
       // the warp's path).
       count = LLVM::LoadOp::create(rewriter, loc, i32, cntVar);
-      slot = slotVar ? LLVM::LoadOp::create(rewriter, loc, i32, slotVar).getResult() : slotOf(rewriter, loc, count, *l);
+      slot = LLVM::LoadOp::create(rewriter, loc, i32, slotVar);
     } else {
       countPtr = countAddress(rewriter, loc, base, warp, *l);
       count = LLVM::LoadOp::create(rewriter, loc, i32, countPtr);
@@ -254,8 +275,9 @@ struct StoreConversion : public ProfPattern<prof::StoreOp> {
     Value ring = LLVM::AddOp::create(
         rewriter, loc, i32Val(rewriter, loc, l->rings.ringsOffset()),
         LLVM::MulOp::create(rewriter, loc, warp, i32Val(rewriter, loc, cap * prof::ProfileLayout::kRecordBytes)));
-    Value byteOff =
-        LLVM::AddOp::create(rewriter, loc, ring, LLVM::ShlOp::create(rewriter, loc, slot, i32Val(rewriter, loc, 3)));
+    if (!slotBytes)
+      slotBytes = LLVM::ShlOp::create(rewriter, loc, slot, i32Val(rewriter, loc, 3));
+    Value byteOff = LLVM::AddOp::create(rewriter, loc, ring, slotBytes);
     // word0 (scope id << 1 | end) then the counter: one two-word store, no
     // packing into 64 bits.
     int64_t word0 = (int64_t(op.getScopeId()) << 1) | (op.getIsEnd() ? 1 : 0);
@@ -266,10 +288,15 @@ struct StoreConversion : public ProfPattern<prof::StoreOp> {
     record = LLVM::InsertElementOp::create(rewriter, loc, record, now, i32Val(rewriter, loc, 1));
     Value leader = isZero(rewriter, loc, lane);
     ti.storeSharedPredicated(rewriter, loc, at(rewriter, loc, base, byteOff), record, leader);
-    Value next = LLVM::AddOp::create(rewriter, loc, count, i32Val(rewriter, loc, 1));
     if (cntVar && !slotVar) {
-      LLVM::StoreOp::create(rewriter, loc, next, cntVar);
-    } else if (cntVar) {
+      LLVM::StoreOp::create(rewriter, loc,
+                            LLVM::AddOp::create(rewriter, loc, count, i32Val(rewriter, loc, prof::ProfileLayout::kRecordBytes)),
+                            cntVar);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    Value next = LLVM::AddOp::create(rewriter, loc, count, i32Val(rewriter, loc, 1));
+    if (cntVar) {
       LLVM::StoreOp::create(rewriter, loc, next, cntVar);
       Value slotNext = LLVM::AddOp::create(rewriter, loc, slot, i32Val(rewriter, loc, 1));
       Value wrapped = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, slotNext,
@@ -304,7 +331,6 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
       return unsupported(op);
     Value globalBase = fn.getBody().front().getArgument(argIndex.getInt());
     auto [cntVar, slotVar] = kernelCounters(op);
-    (void)slotVar;
     if (!cntVar)
       return op.emitOpError("has no prof.init before it in its kernel");
     // The copy to global memory is a noinline function of the module, given
@@ -312,7 +338,7 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
     // that record): everything else it needs (thread and program ids, the
     // slice's address) it computes itself, so none of it lives across the
     // kernel's loops and the kernel's register allocation does not see it.
-    Value count = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), cntVar);
+    Value count = readKernelCount(rewriter, loc, {cntVar, slotVar});
     LLVM::LLVMFuncOp flush = getOrCreateFlush(rewriter, loc, op->getParentOfType<ModuleOp>(),
                                               globalBase.getType(), *l);
     LLVM::CallOp::create(rewriter, loc, flush, ValueRange{globalBase, count});
@@ -442,7 +468,7 @@ struct CountToSharedConversion : public ProfPattern<prof::CountToSharedOp> {
     Location loc = op.getLoc();
     auto [tid, lane, warp] = ids(rewriter, loc);
     (void)tid;
-    Value cnt = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(), counters->first);
+    Value cnt = readKernelCount(rewriter, loc, *counters);
     ti.storeSharedPredicated(rewriter, loc, countAddress(rewriter, loc, buffer(rewriter, loc, op, *l), warp, *l),
                              cnt, isZero(rewriter, loc, lane));
     rewriter.eraseOp(op);
@@ -468,7 +494,7 @@ struct CountFromSharedConversion : public ProfPattern<prof::CountFromSharedOp> {
     (void)lane;
     Value cnt = LLVM::LoadOp::create(rewriter, loc, rewriter.getI32Type(),
                                      countAddress(rewriter, loc, buffer(rewriter, loc, op, *l), warp, *l));
-    LLVM::StoreOp::create(rewriter, loc, cnt, cntVar);
+    writeKernelCount(rewriter, loc, *counters, cnt);
     if (slotVar) // (a power-of-two ring has no slot counter)
       LLVM::StoreOp::create(rewriter, loc, slotOf(rewriter, loc, cnt, *l), slotVar);
     rewriter.eraseOp(op);
