@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Same-machine A/B of memory-bound kernels: benchmarks/memory_bound.py (Triton in the same
+# process, CUDA-graph timer, shared outputs) under the packed library ("new") and the baseline's
+# (dist/baseline, `pack.sh --baseline <commit> <build dir>`; its Python package must be the same),
+# alternating $ROUNDS times, for the cases whose name contains $ONLY. Carry "dist".
+# Results: $OUT/mb_<new|old>_<round>.json and $OUT/mb_ab.txt (one line per case and process).
+set -uo pipefail
+out="${OUT:-/tmp/out}"; mkdir -p "$out"
+bash tools/device/h200_run.sh --setup-only > "$out/setup.txt" 2>&1 || { tail -20 "$out/setup.txt"; exit 1; }
+export PYTHONPATH=$PWD/python:$PWD/benchmarks PYTHONUNBUFFERED=1 TESSERA_CACHE_DISABLE=1
+nvidia-smi --query-gpu=name --format=csv,noheader | tee -a "$out/setup.txt"
+xz -d -k -f dist/baseline/libtessera.so.xz
+cp dist/lib/libtessera.so dist/lib/new.so
+for r in $(seq 1 "${ROUNDS:-3}"); do
+  for v in new old; do
+    if [ $v = new ]; then cp dist/lib/new.so dist/lib/libtessera.so; else cp dist/baseline/libtessera.so dist/lib/libtessera.so; fi
+    timeout 200 python3 benchmarks/memory_bound.py --timer cudagraph --only "${ONLY:-transpose}" --rounds "${MB_ROUNDS:-5}" \
+      --out "$out/mb_${v}_$r.json" > "$out/mb_${v}_$r.txt" 2>&1
+    python3 - "$out/mb_${v}_$r.json" "$v" "$r" <<'PY' | tee -a "$out/mb_ab.txt"
+import json, sys
+for rec in json.load(open(sys.argv[1])):
+    if rec.get("kind") == "case":
+        print(sys.argv[2], sys.argv[3], json.dumps({k: rec.get(k) for k in ("case", "ratio", "tessera_ms", "triton_ms") if k in rec}))
+PY
+  done
+done
+cp dist/lib/new.so dist/lib/libtessera.so
