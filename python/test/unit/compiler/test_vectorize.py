@@ -117,6 +117,27 @@ def test_transpose_exchange_is_swizzled_with_32_bit_shared_addresses():
     assert k.metadata["shared"] == 64 * 64 * 4
 
 
+def test_loads_of_an_exchanged_tile_all_come_before_its_shared_stores():
+    # A barrier before the exchange's stores as well as after them: ptxas keeps every global load
+    # of the tile ahead of it (without it, it interleaved the shared stores with the loads and
+    # reused the first load's registers for a later one). A value that was not loaded keeps one.
+    ptx = _compile(transpose_tile, {"x": "*fp32:16", "y": "*fp32:16"}, BM=64, BN=64).asm["ptx"]
+    first_store, fence = ptx.index("st.shared"), ptx.index("bar.sync")
+    assert ptx.count("bar.sync") == 2 and fence < first_store
+    assert ptx.count("ld.global.v4") == 8 and ptx.rindex("ld.global") < fence
+    ptx = _compile(transpose_scaled_pair, {"x": "*fp32:16", "y": "*fp32:16"}, BM=64, BN=64).asm["ptx"]
+    assert ptx.count("bar.sync") == 1 and ptx.index("st.shared") < ptx.index("bar.sync")
+
+
+@tessera.jit
+def transpose_scaled_pair(x, y, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    a = tl.load(x + rm[:, None] * BN + rn[None, :])
+    b = tl.load(x + BM * BN + rm[:, None] * BN + rn[None, :])
+    tl.store(y + rn[None, :] * BM + rm[:, None], a + b)
+
+
 @tessera.jit
 def rem_copy(x, y, n, k, HINT: tl.constexpr):
     # Columns wrapped modulo n, as a matmul's `% N`; the start may be negative (k is any int).
