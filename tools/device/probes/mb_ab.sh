@@ -9,11 +9,11 @@ out="${OUT:-/tmp/out}"; mkdir -p "$out"
 bash tools/device/h200_run.sh --setup-only > "$out/setup.txt" 2>&1 || { tail -20 "$out/setup.txt"; exit 1; }
 export PYTHONPATH=$PWD/python:$PWD/benchmarks PYTHONUNBUFFERED=1 TESSERA_CACHE_DISABLE=1
 nvidia-smi --query-gpu=name --format=csv,noheader | tee -a "$out/setup.txt"
-xz -d -k -f dist/baseline/libtessera.so.xz
-cp dist/lib/libtessera.so dist/lib/new.so
+source tools/device/probes/ab_libs.sh
+ab_libs_init
 for r in $(seq 1 "${ROUNDS:-3}"); do
   for v in new old; do
-    if [ $v = new ]; then cp dist/lib/new.so dist/lib/libtessera.so; else cp dist/baseline/libtessera.so dist/lib/libtessera.so; fi
+    ab_use $v
     timeout 200 python3 benchmarks/memory_bound.py --timer cudagraph --only "${ONLY:-transpose}" --rounds "${MB_ROUNDS:-5}" \
       --out "$out/mb_${v}_$r.json" > "$out/mb_${v}_$r.txt" 2>&1
     python3 - "$out/mb_${v}_$r.json" "$v" "$r" <<'PY' | tee -a "$out/mb_ab.txt"
@@ -24,4 +24,4 @@ for rec in json.load(open(sys.argv[1])):
 PY
   done
 done
-cp dist/lib/new.so dist/lib/libtessera.so
+ab_libs_done
