@@ -116,6 +116,7 @@ struct ConvertTTGToLLVMPass
       axisInfo.emplace(module);
     markOffsetAccesses(module, *targetInfo);
     markUnreadStores(module);
+    markLoadedExchanges(module);
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, axisInfo ? &*axisInfo : nullptr);
     // Elementwise ops compute one value per run of equal elements (AxisInfo
     // constancy) that a thread holds.

@@ -243,6 +243,8 @@ LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorTy
 /// flight together. A barrier before the stores keeps every load ahead of
 /// them (run 133: the 8192² transposes 0.5-1.2% faster; a `membar.cta` in
 /// its place gained less).
+constexpr llvm::StringLiteral kLoadedExchange = "ttg.loaded_exchange";
+
 static bool loadsBeforeExchange(Value v, RankedTensorType type) {
   if (getElemsPerThread(type) * int64_t(elementBytes(type.getElementType())) <= 16)
     return false;
@@ -294,7 +296,7 @@ struct ConvertLayoutConversion : public TesseraOpToLLVMPattern<ttg::ConvertLayou
       banks.maxVectorBytes = 1;
     ExchangeLayout buf = chooseExchangeLayout(toLinearLayout(src), toLinearLayout(dst),
                                               elementBytes(src.getElementType()), banks);
-    if (loadsBeforeExchange(op.getSrc(), src))
+    if (op->hasAttr(kLoadedExchange))
       x->ti.barrier(rewriter, loc);
     writeThroughExchange(rewriter, loc, x->tc, converted, src, x->base, buf, buf.writeVector);
     x->ti.barrier(rewriter, loc);
@@ -578,4 +580,13 @@ void mlir::tessera::populateViewOpToLLVMPatterns(
                ReshapeConversion, JoinConversion, SplitConversion, CatConversion,
                HistogramConversion, GatherConversion>(
       typeConverter);
+}
+
+void mlir::tessera::markLoadedExchanges(ModuleOp module) {
+  module.walk([&](ttg::ConvertLayoutOp op) {
+    auto src = dyn_cast<RankedTensorType>(op.getSrc().getType());
+    // (Not where ttg-membar already put a barrier right before the op.)
+    if (src && !isa_and_nonnull<ttg::BarrierOp>(op->getPrevNode()) && loadsBeforeExchange(op.getSrc(), src))
+      op->setAttr(kLoadedExchange, UnitAttr::get(op.getContext()));
+  });
 }

@@ -119,3 +119,26 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %y : tensor<32x32x!tt.ptr<f16>, #cols>
   }
 }
+
+// -----
+
+// Where a barrier already comes right before the conversion (ttg-membar's,
+// after an earlier use of the buffer), it is the one before the stores: no
+// second one next to it.
+// CHECK-LABEL: llvm.func @after_barrier
+// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+#rows = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cols = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @after_barrier(%p: tensor<64x64x!tt.ptr<f32>, #rows>) -> tensor<64x64xf32, #cols> {
+    %x = tt.load %p : tensor<64x64x!tt.ptr<f32>, #rows>
+    ttg.barrier
+    %y = ttg.convert_layout %x : tensor<64x64xf32, #rows> -> tensor<64x64xf32, #cols>
+    tt.return %y : tensor<64x64xf32, #cols>
+  }
+}

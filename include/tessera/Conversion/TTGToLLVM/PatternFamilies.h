@@ -69,6 +69,14 @@ void markOffsetAccesses(ModuleOp module, const TargetInfoBase &targetInfo);
 /// back what it wrote without a barrier. Run before the conversion.
 void markUnreadStores(ModuleOp module);
 
+/// Marks the convert_layout ops whose value was loaded from global memory in
+/// the same block (directly, or through element-wise ops of that one tensor)
+/// in more than 16 bytes a thread, with no barrier right before them: their
+/// exchange through shared memory puts a barrier before its stores too, so
+/// that ptxas keeps the loads ahead of the stores (it would otherwise reuse
+/// the first load's registers for a later load). Run before the conversion.
+void markLoadedExchanges(ModuleOp module);
+
 void populateLoadStoreOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
                                        RewritePatternSet &patterns,
                                        const ModuleAxisInfo *axisInfo = nullptr);
