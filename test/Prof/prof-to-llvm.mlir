@@ -99,6 +99,28 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A function of the user's named like the flush keeps its name; the flush
+// takes the next free one.
+// CHECK-LABEL: llvm.func internal @__tessera_prof_flush()
+// CHECK-LABEL: llvm.func @uses_the_name
+// CHECK: llvm.call @__tessera_prof_flush() : () -> ()
+// CHECK: llvm.call @__tessera_prof_flush_1(%{{.*}}, %{{.*}}) : (!llvm.ptr<1>, i32) -> ()
+// CHECK: llvm.func internal @__tessera_prof_flush_1(%arg0: !llvm.ptr<1>, %arg1: i32)
+// CHECK-SAME: tessera.prof_flush
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {
+  tt.func private @__tessera_prof_flush() attributes {noinline = true} {
+    tt.return
+  }
+  tt.func public @uses_the_name() {
+    prof.record start "a"
+    tt.call @__tessera_prof_flush() : () -> ()
+    prof.record end "a"
+    tt.return
+  }
+}
+
+// -----
+
 // AMD CDNA: s_memtime and s_memrealtime (100 MHz, scaled to ns).
 // CHECK-LABEL: llvm.func @amd
 // CHECK: llvm.call_intrinsic "llvm.amdgcn.s.memrealtime"()

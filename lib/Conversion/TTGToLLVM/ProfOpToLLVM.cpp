@@ -315,6 +315,7 @@ struct StoreConversion : public ProfPattern<prof::StoreOp> {
 struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
   using ProfPattern::ProfPattern;
   static constexpr llvm::StringLiteral kFlushName = "__tessera_prof_flush";
+  static constexpr llvm::StringLiteral kFlushAttr = "tessera.prof_flush";
 
   LogicalResult matchAndRewrite(prof::FinalizeOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -351,13 +352,24 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
   /// the header and counts. One per module: the layout is the module's.
   LLVM::LLVMFuncOp getOrCreateFlush(ConversionPatternRewriter &rewriter, Location loc, ModuleOp module,
                                     Type globalPtrTy, const Layout &layout) const {
-    if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(kFlushName))
-      return existing;
+    // The module's flush carries kFlushAttr; a function of the user's that
+    // happens to have the name keeps it, and the flush takes the first free
+    // name of the form __tessera_prof_flush_<n>.
+    std::string name = kFlushName.str();
+    for (int n = 1;; ++n) {
+      Operation *existing = module.lookupSymbol(name);
+      if (!existing)
+        break;
+      if (existing->hasAttr(kFlushAttr))
+        return cast<LLVM::LLVMFuncOp>(existing);
+      name = (kFlushName + "_" + Twine(n)).str();
+    }
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToEnd(module.getBody());
     auto i32 = rewriter.getI32Type();
     auto fnTy = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(rewriter.getContext()), {globalPtrTy, i32});
-    auto flush = LLVM::LLVMFuncOp::create(rewriter, loc, kFlushName, fnTy, LLVM::Linkage::Internal);
+    auto flush = LLVM::LLVMFuncOp::create(rewriter, loc, name, fnTy, LLVM::Linkage::Internal);
+    flush->setAttr(kFlushAttr, rewriter.getUnitAttr());
     flush->setAttr("passthrough", rewriter.getArrayAttr({rewriter.getStringAttr("noinline")}));
     Block *entry = rewriter.createBlock(&flush.getBody(), {}, {globalPtrTy, i32}, {loc, loc});
     rewriter.setInsertionPointToStart(entry);
