@@ -3,7 +3,8 @@
 // The GPU side of tessera.profiler's scopes (docs/profiler.md has the layout):
 // prof.init at kernel entry, prof.store per record (lane 0 of each warp
 // appends to its warp's ring in shared memory), prof.finalize at kernel exit
-// (the program's buffer copied to its slice of the global profile buffer).
+// (a call of the module's noinline flush function, which copies the
+// program's buffer to its slice of the global profile buffer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -379,13 +380,12 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
   }
 
   void emitFlush(ConversionPatternRewriter &rewriter, Location loc, ModuleOp module, Value globalBase, Value count,
-                 const Layout &layout) const {
-    const Layout *l = &layout;
+                 const Layout &l) const {
     auto i32 = rewriter.getI32Type();
     auto i64 = rewriter.getI64Type();
     auto [tidV, laneV, warpV] = ids(rewriter, loc);
     Value tid = tidV, lane = laneV, warp = warpV;
-    Value base = getModuleSharedMemoryAddress(rewriter, loc, module, ti, l->smemOffset);
+    Value base = getModuleSharedMemoryAddress(rewriter, loc, module, ti, l.smemOffset);
     // Every warp's records are in (and visible to all lanes).
     ti.barrier(rewriter, loc);
     // This program's slice: linear program index x + nx * (y + ny * z).
@@ -397,7 +397,7 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
         rewriter, loc, x,
         LLVM::MulOp::create(rewriter, loc, nx,
                             LLVM::AddOp::create(rewriter, loc, y, LLVM::MulOp::create(rewriter, loc, ny, z))));
-    int64_t bytes = l->rings.bytes();
+    int64_t bytes = l.rings.bytes();
     Value slice = LLVM::GEPOp::create(
         rewriter, loc, globalBase.getType(), rewriter.getI8Type(), globalBase,
         ValueRange{LLVM::MulOp::create(rewriter, loc, linear, LLVM::ConstantOp::create(rewriter, loc, i64, bytes))});
@@ -423,20 +423,20 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
     // Each warp's count, by its lane 0.
     emitIf(rewriter, loc, isZero(rewriter, loc, lane), [&] {
       LLVM::StoreOp::create(rewriter, loc, count,
-                            sliceAt(LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.countsOffset()),
+                            sliceAt(LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l.rings.countsOffset()),
                                                         LLVM::ShlOp::create(rewriter, loc, warp,
                                                                             i32Val(rewriter, loc, 2)))));
     });
     // The counts' padding, zeros by the threads of those indices (the counts
     // then fill whole 32-byte sectors).
-    int64_t padWords = (l->rings.ringsOffset() - l->rings.countsOffset()) / 4;
+    int64_t padWords = (l.rings.ringsOffset() - l.rings.countsOffset()) / 4;
     if (padWords > numWarps) {
       Value inPad = LLVM::AndOp::create(
           rewriter, loc, LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::uge, tid, i32Val(rewriter, loc, numWarps)),
           LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, tid, i32Val(rewriter, loc, padWords)));
       emitIf(rewriter, loc, inPad, [&] {
         LLVM::StoreOp::create(rewriter, loc, i32Val(rewriter, loc, 0),
-                              sliceAt(LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.countsOffset()),
+                              sliceAt(LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l.rings.countsOffset()),
                                                           LLVM::ShlOp::create(rewriter, loc, tid,
                                                                               i32Val(rewriter, loc, 2)))));
       });
@@ -447,7 +447,7 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
     // With C a multiple of 4, n = min(count rounded up to 4, C): whole 32-byte
     // sectors (a partly written sector costs the memory a read-modify-write;
     // the slots past the count are never decoded).
-    int64_t cap = l->rings.recordsPerWarp;
+    int64_t cap = l.rings.recordsPerWarp;
     Value capV = i32Val(rewriter, loc, cap);
     Value upTo = count;
     if (cap % 4 == 0)
@@ -458,7 +458,7 @@ struct FinalizeConversion : public ProfPattern<prof::FinalizeOp> {
     Value ringBase = LLVM::MulOp::create(rewriter, loc, warp, capV);
     emitLoop(rewriter, loc, lane, n, ti.getWarpSize(), [&](Value i) {
       Value rec = LLVM::AddOp::create(rewriter, loc, ringBase, i);
-      Value byteOff = LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l->rings.ringsOffset()),
+      Value byteOff = LLVM::AddOp::create(rewriter, loc, i32Val(rewriter, loc, l.rings.ringsOffset()),
                                           LLVM::ShlOp::create(rewriter, loc, rec, i32Val(rewriter, loc, 3)));
       Value v = LLVM::LoadOp::create(rewriter, loc, i64, at(rewriter, loc, base, byteOff));
       LLVM::StoreOp::create(rewriter, loc, v, sliceAt(byteOff));

@@ -234,6 +234,8 @@ LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorTy
   return success();
 }
 
+constexpr llvm::StringLiteral kLoadedExchange = "ttg.loaded_exchange";
+
 /// Whether the value a convert_layout moves through shared memory was loaded
 /// from global memory in the same block (directly, or through element-wise
 /// ops of one tensor operand) in more than one 16-byte access a thread.
@@ -242,9 +244,8 @@ LogicalResult moveInRowMajorOrder(Operation *op, Value converted, RankedTensorTy
 /// loads wait for the first to arrive: a thread's loads are no longer in
 /// flight together. A barrier before the stores keeps every load ahead of
 /// them (run 133: the 8192² transposes 0.5-1.2% faster; a `membar.cta` in
-/// its place gained less).
-constexpr llvm::StringLiteral kLoadedExchange = "ttg.loaded_exchange";
-
+/// its place gained less). markLoadedExchanges marks such conversions with
+/// kLoadedExchange before the rewrite.
 static bool loadsBeforeExchange(Value v, RankedTensorType type) {
   if (getElemsPerThread(type) * int64_t(elementBytes(type.getElementType())) <= 16)
     return false;
