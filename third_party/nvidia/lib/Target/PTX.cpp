@@ -3,7 +3,7 @@
 // 1. Link libdevice (only the functions the kernel calls) when the module
 //    declares __nv_* functions, and internalize everything but the kernels.
 // 2. Run LLVM's O3 pipeline for the NVPTX target machine.
-// 3. Emit PTX text.
+// 3. Emit PTX text, with multiply-adds of addresses fused (PTXPeephole.cpp).
 // Does not handle: relocatable device code, multiple kernels calling each
 // other across modules.
 //
@@ -285,6 +285,6 @@ bool tessera::nvidia::translateToPTX(Module &m, const PTXOptions &options,
     return false;
   }
   codegen.run(m);
-  ptx = std::string(buffer.str());
+  ptx = fuseWideMultiplyAdds(std::string(buffer.str()));
   return true;
 }

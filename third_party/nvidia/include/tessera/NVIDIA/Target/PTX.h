@@ -41,6 +41,11 @@ std::string dataLayout();
 bool translateToPTX(llvm::Module &module, const PTXOptions &options,
                     std::string &ptx, std::string &error);
 
+/// `ptx` with each `mul.wide.{s,u}32 %t, %a, b;` directly followed by the
+/// only read of %t, `add.s64 %d, %c, %t;`, fused into `mad.wide.{s,u}32 %d,
+/// %a, b, %c;` (see PTXPeephole.cpp for why). Everything else is unchanged.
+std::string fuseWideMultiplyAdds(const std::string &ptx);
+
 } // namespace tessera::nvidia
 
 #endif // TESSERA_NVIDIA_TARGET_PTX_H
