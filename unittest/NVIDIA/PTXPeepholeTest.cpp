@@ -71,14 +71,16 @@ TEST(PTXPeephole, ParameterAndProgramIdAddressFuses) {
 
 TEST(PTXPeephole, PerThreadAddressStays) {
   // The index comes from %tid (through a shift), from a load, from inline asm,
-  // or from a loop's later assignment of a thread's value; or the base was
-  // loaded: each a per-thread address.
+  // from a loop's later assignment of a thread's value, or from a definition
+  // under a guard that depends on %tid; or the base was loaded: each a
+  // per-thread address.
   for (const char *body :
        {"\tmov.u32 \t%r9, %tid.x;\n\tshl.b32 \t%r42, %r9, 2;\n",
         "\tld.global.b32 \t%r42, [%rd1];\n",
         "\t// begin inline asm\n\tmov.b32 %r42, %r5;\n\t// end inline asm\n",
         "\tmov.u32 \t%r42, 0;\n$L__BB0_1:\n\tadd.s32 \t%r42, %r42, %r9;\n\tmov.u32 \t%r9, %laneid;\n",
-        "\tld.global.b64 \t%rd6, [%rd1];\n"}) {
+        "\tld.global.b64 \t%rd6, [%rd1];\n",
+        "\tmov.u32 \t%r9, %tid.x;\n\tsetp.lt.u32 \t%p1, %r9, 16;\n\tmov.u32 \t%r42, 1;\n\t@%p1 mov.u32 \t%r42, 2;\n"}) {
     std::string in = kernel(std::string(body) + "\tmul.wide.s32 \t%rd7, %r42, 4;\n\tadd.s64 \t%rd8, %rd6, %rd7;\n");
     EXPECT_EQ(fuseWideMultiplyAdds(in), in) << body;
   }

@@ -94,9 +94,11 @@ StringRef instructionOf(StringRef line) {
 
 /// Registers whose value may differ between the threads of a block, in the
 /// function whose lines are [begin, end): defined by an instruction that reads
-/// a per-thread special register or a varying register, or loads (other than
-/// a parameter), shuffles, votes, calls, or sits in inline asm. Every
-/// definition counts (PTX registers are not SSA: loops assign them again).
+/// a per-thread special register or a varying register, runs under a varying
+/// guard, loads (other than a parameter), shuffles, votes, calls, or sits in
+/// inline asm. Every definition counts (PTX registers are not SSA: loops
+/// assign them again). Only the choice of what to fuse depends on this: the
+/// fused form computes the same value whatever the operands.
 llvm::DenseSet<StringRef> varyingRegisters(ArrayRef<StringRef> lines) {
   llvm::DenseSet<StringRef> varying;
   bool changed = true;
@@ -125,6 +127,11 @@ llvm::DenseSet<StringRef> varyingRegisters(ArrayRef<StringRef> lines) {
       bool varies = inAsm || opcode.starts_with("shfl") || opcode.starts_with("vote") ||
                     opcode.starts_with("call") || opcode.starts_with("atom") ||
                     (opcode.starts_with("ld") && !opcode.starts_with("ld.param"));
+      // A definition under a guard that varies (`@%p` / `@!%p`) varies too.
+      if (StringRef t = line.trim(); t.starts_with("@")) {
+        SmallVector<StringRef, 8> guard = registersOf(t.take_until([](char c) { return c == ' ' || c == '\t'; }));
+        varies = varies || (!guard.empty() && varying.contains(guard.front()));
+      }
       for (StringRef r : registersOf(srcs))
         varies = varies || r.starts_with("%tid") || r.starts_with("%laneid") || r.starts_with("%lanemask") ||
                  r.starts_with("%clock") || r.starts_with("%globaltimer") || r.starts_with("%warpid") ||
