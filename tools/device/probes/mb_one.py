@@ -10,6 +10,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "benchmarks"))
 import _loader  # noqa: E402
 import memory_bound  # noqa: E402
 import torch  # noqa: E402
+from compiled import compiled_kernels  # noqa: E402
 
 impl, wanted = sys.argv[1], sys.argv[2:]
 out = os.environ.get("OUT", "/tmp/out")
@@ -24,17 +25,7 @@ for case in memory_bound.gpu_cases():
     torch.cuda.synchronize()
     assert st["check"](o) is None, case.name
 for name in dir(m):
-    fn = getattr(m, name)
-    cache = getattr(fn, "cache", None) or getattr(fn, "device_caches", None)
-    if not cache:
-        continue
-    kernels = []
-    if impl == "triton":
-        for dev in cache.values():
-            kernels += list(dev[0].values())
-    else:
-        kernels = list(cache.values())
-    for i, k in enumerate(kernels):
+    for i, k in enumerate(compiled_kernels(getattr(m, name), impl)):
         for ext in ("ptx", "ttgir", "cubin"):
             try:
                 data = k.asm[ext]

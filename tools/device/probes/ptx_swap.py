@@ -33,6 +33,7 @@ import _loader  # noqa: E402
 import memory_bound  # noqa: E402
 import torch  # noqa: E402
 from triton.testing import do_bench_cudagraph  # noqa: E402
+from compiled import compiled_kernels  # noqa: E402
 
 def _triton_ptxas():
     import glob
@@ -47,14 +48,7 @@ out_dir = os.environ.get("OUT", "/tmp/out")
 
 
 def ptx_of(fn, impl):
-    cache = getattr(fn, "cache", None) or getattr(fn, "device_caches", None)
-    ks = []
-    if impl == "triton":
-        for dev in cache.values():
-            ks += list(dev[0].values())
-    else:
-        ks = list(cache.values())
-    return ks[-1].asm["ptx"]
+    return compiled_kernels(fn, impl)[-1].asm["ptx"]
 
 
 def strip_params(ptx, keep):
@@ -129,7 +123,20 @@ def raw_launcher(st, kernel, ptx, ex, pad=0):
     return launch
 
 
-mods = {}
+def checked_raw_launcher(st, kernel, ptx, ex, out, pad=0):
+    """raw_launcher's launch writing `out`, once its result on a fresh buffer is checked; None where
+    the parameters cannot be matched."""
+    st["_raw_out"] = fresh = st["alloc"]()
+    f = raw_launcher(st, kernel, ptx, ex, pad)
+    if f is None:
+        return None
+    f()
+    torch.cuda.synchronize()
+    assert st["check"](fresh) is None, ("raw launch", ex, pad)
+    st["_raw_out"] = out
+    return raw_launcher(st, kernel, ptx, ex, pad)
+
+
 tmp = tempfile.mkdtemp()
 results = []
 for case in memory_bound.gpu_cases():
@@ -203,20 +210,15 @@ for case in memory_bound.gpu_cases():
     raws = {}
     for v in ("raw", "rawex"):
         if v in os.environ.get("SWAP_VARIANTS", "").split(","):
-            ks = list(getattr(mods["tessera"], kname[0]).cache.values())
-            st["_raw_out"] = fresh = st["alloc"]()  # checked on a buffer of its own first
-            f = raw_launcher(st, ks[-1], tptx, v == "rawex")
+            k = compiled_kernels(getattr(mods["tessera"], kname[0]), "tessera")[-1]
+            f = checked_raw_launcher(st, k, tptx, v == "rawex", o)
             if f:
-                f()
-                torch.cuda.synchronize()
-                assert st["check"](fresh) is None, (case.name, v)
-                st["_raw_out"] = o
-                raws[v] = raw_launcher(st, ks[-1], tptx, v == "rawex")
+                raws[v] = f
     if "pad2" in os.environ.get("SWAP_VARIANTS", "").split(","):
         # Assembled and loaded here, never launched by Tessera's launcher (it passes 4 arguments).
         from tessera import _core
         from tessera.backends import nvidia as nv
-        base_k = list(getattr(mods["tessera"], kname[0]).cache.values())[-1]
+        base_k = compiled_kernels(getattr(mods["tessera"], kname[0]), "tessera")[-1]
         cubin = nv.assemble(pad_ptx, 90, kname[0])
         status, info = _core._native().cuda.load_kernel(cubin, kname[0], torch.cuda.current_device(),
                                                          base_k.metadata["shared"])
@@ -225,13 +227,7 @@ for case in memory_bound.gpu_cases():
         class _Padded:
             loaded = type("L", (), {"function": info.function, "block": base_k.loaded.block})()
             metadata = base_k.metadata
-        st["_raw_out"] = fresh = st["alloc"]()
-        f = raw_launcher(st, _Padded, pad_ptx, False, pad=2)
-        f()
-        torch.cuda.synchronize()
-        assert st["check"](fresh) is None, (case.name, "pad2")
-        st["_raw_out"] = o
-        raws["pad2"] = raw_launcher(st, _Padded, pad_ptx, False, pad=2)
+        raws["pad2"] = checked_raw_launcher(st, _Padded, pad_ptx, False, o, pad=2)
     impls = list(mods) + list(raws)
     times = {i: [] for i in impls}
     for k in range(ROUNDS):

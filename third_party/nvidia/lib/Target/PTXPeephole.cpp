@@ -36,6 +36,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cctype>
+#include <optional>
 
 using namespace llvm;
 
@@ -145,7 +146,10 @@ llvm::DenseSet<StringRef> varyingRegisters(ArrayRef<StringRef> lines) {
   return varying;
 }
 
-bool isRegister(StringRef s) { return s.size() > 1 && s[0] == '%' && registersOf(s).size() == 1 && registersOf(s)[0] == s; }
+bool isRegister(StringRef s) {
+  SmallVector<StringRef, 8> regs = registersOf(s);
+  return regs.size() == 1 && regs[0] == s;
+}
 
 bool isInteger(StringRef s) {
   long long v;
@@ -158,37 +162,44 @@ std::string tessera::nvidia::fuseWideMultiplyAdds(const std::string &ptx) {
   SmallVector<StringRef, 0> lines;
   StringRef(ptx).split(lines, '\n');
   // Per function (a line opening with ".visible .entry", ".entry" or
-  // ".func" starts one): how often each register is named.
+  // ".func" starts one): how often each register is named, and where its
+  // first label is.
   std::vector<int> functionOf(lines.size(), -1);
   std::vector<DenseMap<StringRef, int>> uses;
-  std::vector<size_t> starts;
+  std::vector<size_t> starts, firstLabel;
   for (size_t i = 0; i < lines.size(); ++i) {
     StringRef t = lines[i].trim();
     if (t.contains(".entry ") || t.contains(".func ")) {
       uses.emplace_back();
       starts.push_back(i);
+      firstLabel.push_back(lines.size());
     }
     if (uses.empty())
       continue;
     functionOf[i] = uses.size() - 1;
+    if (t.starts_with("$") && firstLabel.back() == lines.size())
+      firstLabel.back() = i;
     for (StringRef r : registersOf(lines[i]))
       ++uses.back()[r];
   }
-  std::vector<llvm::DenseSet<StringRef>> varying;
-  for (size_t f = 0; f < starts.size(); ++f) {
-    size_t end = f + 1 < starts.size() ? starts[f + 1] : lines.size();
-    varying.push_back(varyingRegisters(ArrayRef<StringRef>(lines).slice(starts[f], end - starts[f])));
-  }
+  // Each function's varying registers, found the first time one of its pairs
+  // needs them (most functions have none).
+  std::vector<std::optional<llvm::DenseSet<StringRef>>> varying(starts.size());
   auto uniform = [&](int f, StringRef operand) {
-    return !isRegister(operand) || !varying[f].contains(operand);
+    if (!isRegister(operand))
+      return true;
+    if (!varying[f]) {
+      size_t end = f + 1 < static_cast<int>(starts.size()) ? starts[f + 1] : lines.size();
+      varying[f] = varyingRegisters(ArrayRef<StringRef>(lines).slice(starts[f], end - starts[f]));
+    }
+    return !varying[f]->contains(operand);
   };
   // No label before line `from` in its function, nor between it and the last
   // line of the function that names `reg`.
   auto inEntryBlock = [&](size_t from, StringRef reg) {
     int f = functionOf[from];
-    for (size_t j = starts[f]; j < from; ++j)
-      if (lines[j].trim().starts_with("$"))
-        return false;
+    if (firstLabel[f] < from)
+      return false;
     size_t last = from;
     for (size_t j = from + 1; j < lines.size() && functionOf[j] == f; ++j)
       if (llvm::is_contained(registersOf(lines[j]), reg))
@@ -208,8 +219,8 @@ std::string tessera::nvidia::fuseWideMultiplyAdds(const std::string &ptx) {
         isRegister(a[1]) && (isRegister(a[2]) || isInteger(a[2])) && splitInstruction(lines[i + 1], op2, b) &&
         op2 == "add.s64" && b.size() == 3 && isRegister(b[0]) && (b[1] == a[0]) != (b[2] == a[0]) &&
         isRegister(b[1] == a[0] ? b[2] : b[1]) && uses[functionOf[i]].lookup(a[0]) == 2 &&
-        uniform(functionOf[i], a[1]) && uniform(functionOf[i], a[2]) &&
-        uniform(functionOf[i], b[1] == a[0] ? b[2] : b[1]) && inEntryBlock(i + 1, b[0])) {
+        inEntryBlock(i + 1, b[0]) && uniform(functionOf[i], a[1]) && uniform(functionOf[i], a[2]) &&
+        uniform(functionOf[i], b[1] == a[0] ? b[2] : b[1])) {
       StringRef addend = b[1] == a[0] ? b[2] : b[1];
       StringRef indent = lines[i].take_front(lines[i].find_first_not_of(" \t"));
       out += indent.str() + "mad.wide." + op1.substr(9).str() + " \t" + b[0].str() + ", " + a[1].str() + ", " +
