@@ -1,7 +1,7 @@
 """Memory-bound kernels, Tessera vs Triton (issue 12): vector add, row softmax, layer norm, RMSNorm,
 cross-entropy loss, 2-D transpose and strided copy, at sizes that stream through DRAM.
 
-    python3 benchmarks/memory_bound.py [--out results.json] [--quick] [--only SUBSTRING] [--rounds 3]
+    python3 benchmarks/memory_bound.py [--out results.json] [--quick] [--only SUBSTRING[,SUBSTRING...]] [--rounds 3]
     python3 benchmarks/memory_bound.py --interpret     # CPU only: the kernels under Tessera's interpreter
 
 The kernels are written once against triton.language (benchmarks/memory_bound_kernels.py) and
@@ -261,7 +261,8 @@ def interpret_cases():
 
 def select(cases, quick, only):
     if only:
-        cases = [c for c in cases if only.lower() in c.name.lower()]
+        wanted = [w.strip().lower() for w in only.split(",") if w.strip()]
+        cases = [c for c in cases if any(w in c.name.lower() for w in wanted)]
     if quick:
         smallest = {}
         for c in cases:
@@ -460,7 +461,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=None, help="write all records to this JSON file")
     ap.add_argument("--quick", action="store_true", help="only the smallest shape of each family")
-    ap.add_argument("--only", default=None, help="only cases whose name contains this (case-insensitive)")
+    ap.add_argument("--only", default=None, help="only cases whose name contains this (case-insensitive; several separated by commas)")
     ap.add_argument("--rounds", type=int, default=3, help="timing rounds per case, implementations alternating")
     ap.add_argument("--outputs", choices=["shared", "own"], default="shared",
                     help="shared: every implementation's timed calls write the same output buffers (each "

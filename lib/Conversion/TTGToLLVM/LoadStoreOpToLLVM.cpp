@@ -173,6 +173,9 @@ std::optional<BaseAndOffsets> decompose(Value ptr) {
 /// argument with tt.pointer_range = 32 plus non-negative i32 offsets.
 constexpr llvm::StringLiteral kOffsetAccess = "ttg.offset_access";
 constexpr llvm::StringLiteral kUnreadStore = "ttg.unread_store";
+/// On a store issued by its owners alone that the kernel may read back: a
+/// barrier follows it (markUnreadStores).
+constexpr llvm::StringLiteral kStoreBarrier = "ttg.store_barrier";
 
 std::optional<BaseAndOffsets> baseAndOffsets(Operation *op) {
   if (!op->hasAttr(kOffsetAccess))
@@ -313,16 +316,18 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
     Type elt = tensorType ? tc.convertElementType(tensorType) : Type();
     // A register that repeats an element this thread already holds (a zero
     // register basis) is not stored twice. Copies held by other lanes and
-    // warps (and a scalar, held by every thread) are all stored: each thread
-    // then reads back what it wrote without a barrier (a program storing to
-    // global memory and loading it again, e.g. scratch, relies on that).
+    // warps (and a scalar, held by every thread) are all stored unless
+    // markUnreadStores chose owners: then each thread reads back what it
+    // wrote without a barrier (a program storing to global memory and
+    // loading it again, e.g. scratch, relies on that).
     int64_t copyRegisters = 0;
     if (tensorType && supportsLinearLayout(tensorType))
       for (auto &[dim, mask] : toLinearLayout(tensorType).getFreeVariableMasks())
         if (dim == "register")
           copyRegisters = mask;
     const TargetInfoBase &ti = tc.getTargetInfo();
-    // A store nothing in the kernel reads back (markUnreadStores): one thread
+    // A store nothing in the kernel reads back, or one that runs at most
+    // once and is followed by a barrier (markUnreadStores): one thread
     // stores each element; the threads holding copies (lanes and warps the
     // layout repeats data over) are predicated off.
     Value owner;
@@ -353,6 +358,15 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
         return owner ? owner : trueValue(rewriter, loc);
       return owner ? LLVM::AndOp::create(rewriter, loc, masks[i], owner).getResult() : masks[i];
     };
+    // After the owners' stores, a barrier where the kernel may read the
+    // elements back: every thread then sees them (the target's barrier
+    // orders global memory too).
+    auto finish = [&]() -> LogicalResult {
+      if (op->hasAttr(kStoreBarrier))
+        ti.barrierForGlobalMemory(rewriter, loc);
+      rewriter.eraseOp(op);
+      return success();
+    };
     bool plain = masks.empty() && hints.isDefault() && !owner;
     int64_t vec = vectorWidth(axis, op.getPtr(), op.getMask(), tensorType, elt);
     if (std::optional<BaseAndOffsets> bo = !tensorType || isa<LLVM::LLVMPointerType>(elt)
@@ -368,8 +382,7 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
           groupVals.push_back(bitsOf(rewriter, loc, vals[i + j]));
         ti.offsetStore(rewriter, loc, base, bytes[i], groupVals, predicate(i));
       }
-      rewriter.eraseOp(op);
-      return success();
+      return finish();
     }
     if (vec > 1) {
       unsigned bits = elt.getIntOrFloatBitWidth();
@@ -389,8 +402,7 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
           groupVals.push_back(bitsOf(rewriter, loc, vals[i + j]));
         ti.storePredicatedVector(rewriter, loc, group, groupVals, predicate(i), hints);
       }
-      rewriter.eraseOp(op);
-      return success();
+      return finish();
     }
     for (int64_t i = 0; i < n; ++i) {
       if (i & copyRegisters)
@@ -401,8 +413,7 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
       }
       ti.storePredicated(rewriter, loc, ptrs[i], bitsOf(rewriter, loc, vals[i]), predicate(i), hints);
     }
-    rewriter.eraseOp(op);
-    return success();
+    return finish();
   }
 };
 
@@ -527,20 +538,58 @@ static bool mayRunBefore(Operation *w, Operation *s, Operation *fn) {
   return false;
 }
 
+/// Whether `b` (a block of the function body) lies on a cycle of its CFG.
+static bool onCycle(Block *b) {
+  SmallVector<Block *> work(b->getSuccessors().begin(), b->getSuccessors().end());
+  llvm::SmallPtrSet<Block *, 16> seen;
+  while (!work.empty()) {
+    Block *x = work.pop_back_val();
+    if (x == b)
+      return true;
+    if (seen.insert(x).second)
+      work.append(x->getSuccessors().begin(), x->getSuccessors().end());
+  }
+  return false;
+}
+
+/// Whether other lanes or warps hold copies of the stored elements (a scalar
+/// is held by every thread).
+static bool copiedAcrossThreads(Type type) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType)
+    return true;
+  if (!supportsLinearLayout(tensorType))
+    return false;
+  for (auto &[dim, mask] : toLinearLayout(tensorType).getFreeVariableMasks())
+    if ((dim == "lane" || dim == "warp") && mask)
+      return true;
+  return false;
+}
+
 void mlir::tessera::markUnreadStores(ModuleOp module) {
   module.walk([&](tt::FuncOp fn) {
     if (!fn.isPublic() || fn.isNoInline())
       return;
-    // Candidates: the stores nothing reads back.
+    // Candidates: the stores nothing reads back, and the stores of copied
+    // elements that run at most once (in a block of the function body on no
+    // cycle), which a barrier after them makes visible to every thread: one
+    // barrier instead of a store from every copy (the copies of a scalar
+    // are all the program's threads).
     llvm::SetVector<tt::StoreOp> marked;
+    llvm::SmallPtrSet<Operation *, 8> needBarrier;
     SmallVector<Operation *> writes;
     fn.walk([&](Operation *op) {
       if (op == fn.getOperation())
         return;
       if (auto store = dyn_cast<tt::StoreOp>(op)) {
         writes.push_back(op);
-        if (!readsAfter(store, fn))
+        if (!readsAfter(store, fn)) {
           marked.insert(store);
+        } else if (store->getBlock()->getParentOp() == fn.getOperation() && !onCycle(store->getBlock()) &&
+                   copiedAcrossThreads(store.getValue().getType())) {
+          marked.insert(store);
+          needBarrier.insert(store);
+        }
       } else if (op->getNumRegions() == 0 && mayWriteGlobal(op)) {
         writes.push_back(op);
       }
@@ -569,6 +618,24 @@ void mlir::tessera::markUnreadStores(ModuleOp module) {
     }
     for (tt::StoreOp store : marked)
       store->setAttr(kUnreadStore, UnitAttr::get(store->getContext()));
+    // One barrier serves a run of such stores: a store leaves it to the next
+    // one that needs a barrier when no op that may read global memory comes
+    // between them in the block.
+    for (tt::StoreOp store : marked) {
+      if (!needBarrier.contains(store))
+        continue;
+      bool later = false;
+      for (Operation *o = store->getNextNode(); o; o = o->getNextNode()) {
+        if (auto next = dyn_cast<tt::StoreOp>(o); next && marked.contains(next) && needBarrier.contains(next)) {
+          later = true;
+          break;
+        }
+        if (mayReadGlobal(o))
+          break;
+      }
+      if (!later)
+        store->setAttr(kStoreBarrier, UnitAttr::get(store->getContext()));
+    }
   });
 }
 

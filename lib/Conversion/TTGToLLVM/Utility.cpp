@@ -286,3 +286,13 @@ Value mlir::tessera::intVal(OpBuilder &b, Location loc, Type type,
                             int64_t value) {
   return arith::ConstantIntOp::create(b, loc, type, value);
 }
+
+//===----------------------------------------------------------------------===//
+// TargetInfoBase defaults
+//===----------------------------------------------------------------------===//
+
+void TargetInfoBase::barrierForGlobalMemory(OpBuilder &b, Location loc) const {
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::release, "workgroup");
+  barrier(b, loc);
+  LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire, "workgroup");
+}

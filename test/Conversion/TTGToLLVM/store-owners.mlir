@@ -18,12 +18,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Negative: a load follows the store; each thread may read back its own
-// write without a barrier, so every thread stores, with no thread test.
+// A load follows the store, which runs once: thread 0 stores and a barrier
+// follows, so every thread reads the value back. The last store, which
+// nothing reads back, needs no barrier.
 // CHECK-LABEL: llvm.func @scalar_read_back
-// CHECK-NOT: llvm.icmp
-// CHECK: llvm.store
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[BITS:.*]] = llvm.and %[[TID]], %{{.*}} : i32
+// CHECK: %[[OWN:.*]] = llvm.icmp "eq" %[[BITS]], %{{.*}} : i32
+// CHECK: "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %{{.*}}, %{{.*}}, %[[OWN]]
+// CHECK-NEXT: nvvm.barrier0
 // CHECK: llvm.load
+// CHECK: @$2 st.global.b32
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @scalar_read_back(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %v: f32) {
     tt.store %p, %v : !tt.ptr<f32>
@@ -55,10 +62,13 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Negative: an atomic after the store reads memory too.
+// An atomic after the store reads memory too: the owner's store, then a
+// barrier before the atomic.
 // CHECK-LABEL: llvm.func @atomic_after
-// CHECK-NOT: llvm.icmp "eq"
-// CHECK: llvm.store
+// CHECK: llvm.icmp "eq"
+// CHECK: @$2 st.global.b32
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: atom.relaxed.gpu.global.add.f32
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @atomic_after(%p: !tt.ptr<f32>, %v: f32) {
     tt.store %p, %v : !tt.ptr<f32>
@@ -170,11 +180,14 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Negative, after convert-scf-to-cf (how the pipeline runs the lowering):
-// the load is in a block the store's block branches to.
+// After convert-scf-to-cf (how the pipeline runs the lowering): the load is
+// in a block the store's block branches to, on no cycle: the owner stores
+// and the barrier comes before the branch.
 // CHECK-LABEL: llvm.func @cfg_read_after
-// CHECK-NOT: st.global
-// CHECK: llvm.store %{{.*}}, %arg0 : f32
+// CHECK: @$2 st.global.b32
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: llvm.br
+// CHECK: llvm.load
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @cfg_read_after(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %v: f32) {
     tt.store %p, %v : !tt.ptr<f32>
@@ -213,16 +226,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// Negative: an earlier store of the same elements by every copy holder (a
-// load between keeps it so); were the last store issued by its owners
-// alone, another warp's earlier write could land after it. Both stores are
-// issued by every thread.
+// A load between two stores of the same elements: the first is issued by
+// the owners with a barrier after it (the load may read it back), the
+// second by the same owners, so no other thread's earlier write can land
+// after it.
 // CHECK-LABEL: llvm.func @write_after_write
-// CHECK-NOT: st.global
-// CHECK: llvm.store
+// CHECK: @$2 st.global.b32
+// CHECK-NEXT: nvvm.barrier0
 // CHECK: llvm.load
-// CHECK-NOT: st.global
-// CHECK: llvm.store
+// CHECK: @$2 st.global.b32
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
 #waw = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
   tt.func public @write_after_write(%p: tensor<16x!tt.ptr<f32>, #waw>, %q: tensor<16x!tt.ptr<f32>, #waw>, %v: tensor<16xf32, #waw>) {
@@ -265,5 +279,89 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.store %p, %v : tensor<16x!tt.ptr<f32>, #la>
     tt.store %q, %w : tensor<16x!tt.ptr<f32>, #lb>
     tt.return
+  }
+}
+
+// -----
+
+// Negative: an earlier store of the same elements by every copy holder (it
+// is in a loop that loads, so no barrier can follow it once); were the last
+// store issued by its owners alone, another warp's earlier write could land
+// after it. Both are issued by every thread.
+// CHECK-LABEL: llvm.func @write_after_loop_write
+// CHECK-NOT: st.global
+// CHECK: llvm.store
+// CHECK-NOT: st.global
+// CHECK: llvm.store
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @write_after_loop_write(%p: !tt.ptr<f32>, %n: i32, %v: f32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %w = tt.load %p : !tt.ptr<f32>
+      %x = arith.addf %w, %w : f32
+      tt.store %p, %x : !tt.ptr<f32>
+    }
+    tt.store %p, %v : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// Two scalar stores in a row, then loads (a layer norm's mean and rstd):
+// both by thread 0, one barrier after the second.
+// CHECK-LABEL: llvm.func @store_run_one_barrier
+// CHECK: @$2 st.global.b32
+// CHECK-NOT: nvvm.barrier0
+// CHECK: @$2 st.global.b32
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @store_run_one_barrier(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %r: !tt.ptr<f32>, %a: f32, %b: f32) -> f32 {
+    tt.store %p, %a : !tt.ptr<f32>
+    tt.store %q, %b : !tt.ptr<f32>
+    %w = tt.load %r : !tt.ptr<f32>
+    tt.return %w : f32
+  }
+}
+
+// -----
+
+// A load between two scalar stores: each store has its own barrier.
+// CHECK-LABEL: llvm.func @store_load_store
+// CHECK: @$2 st.global.b32
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: llvm.load
+// CHECK: @$2 st.global.b32
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: llvm.load
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @store_load_store(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %a: f32) -> f32 {
+    tt.store %p, %a : !tt.ptr<f32>
+    %w = tt.load %q : !tt.ptr<f32>
+    tt.store %q, %w : !tt.ptr<f32>
+    %x = tt.load %p : !tt.ptr<f32>
+    tt.return %x : f32
+  }
+}
+
+// -----
+
+// Negative: 128 elements over 128 threads, no copies, read back: every
+// thread stores its element with no thread test and no barrier.
+// CHECK-LABEL: llvm.func @no_copies_read_back
+// CHECK-NOT: llvm.icmp "eq"
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+#one = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @no_copies_read_back(%p: tensor<128x!tt.ptr<f32>, #one>, %v: tensor<128xf32, #one>) -> tensor<128xf32, #one> {
+    tt.store %p, %v : tensor<128x!tt.ptr<f32>, #one>
+    %w = tt.load %p : tensor<128x!tt.ptr<f32>, #one>
+    tt.return %w : tensor<128xf32, #one>
   }
 }

@@ -1,5 +1,6 @@
-"""Stores nothing reads back are issued by one thread per element (compile-only: the PTX); stores
-followed by a read keep every thread's copy. GPU checks in test/gpu/test_store_owners_gpu.py."""
+"""Stores nothing reads back are issued by one thread per element (compile-only: the PTX); so are
+stores followed by a read that run at most once (outside loops), with a barrier after them; stores
+read back in a loop keep every thread's copy. GPU checks in test/gpu/test_store_owners_gpu.py."""
 import re
 
 import tessera
@@ -18,7 +19,7 @@ def row_max(x, out, N, BLOCK: tl.constexpr):
 def store_then_read(x, out, tmp):
     v = tl.load(x)
     tl.store(tmp, v * 2.0)
-    w = tl.load(tmp)  # every thread reads back what it wrote
+    w = tl.load(tmp)  # every thread reads back what thread 0 wrote, after a barrier
     tl.store(out, w + 1.0)
 
 
@@ -57,14 +58,25 @@ def test_scalar_result_stored_by_thread_zero():
     assert cmp.startswith("eq") and operand in ("tid", "tid&127") and const == 0
 
 
-def test_store_read_back_keeps_every_thread():
+def _lines(ptx):
+    """The PTX's instructions and labels, without comments (the inline-asm markers)."""
+    return [l.strip() for l in ptx.splitlines() if l.strip() and not l.strip().startswith("//")]
+
+
+def test_store_read_back_once_is_thread_zeros_with_a_barrier():
     ptx = _ptx(store_then_read, {"x": "*fp32:16", "out": "*fp32:16", "tmp": "*fp32:16"})
     stores = _stores(ptx)
     assert len(stores) == 2
-    assert not stores[0].startswith("@"), "the store read back afterwards must be done by every thread"
-    # The last store is read by nothing, but a store by every thread precedes it (to an address
-    # it may share): issued by one thread, it could land before another thread's earlier write.
-    assert not stores[1].startswith("@"), stores[1]
+    # Both by thread 0: the first, read back afterwards, with a barrier right after it (before
+    # the load); the last, which nothing reads, with none.
+    for st in stores:
+        cmp, operand, const = _owner_test(ptx, st)
+        assert cmp.startswith("eq") and operand in ("tid", "tid&127") and const == 0, st
+    lines = _lines(ptx)
+    i = lines.index(stores[0])
+    assert lines[i + 1].startswith("bar.sync"), lines[i:i + 3]
+    assert ptx.count("bar.sync") == 1
+    assert lines.index(stores[0]) < [j for j, l in enumerate(lines) if l.startswith("ld.global")][-1]
 
 
 def test_replicated_tile_stored_once_per_element():
@@ -85,11 +97,33 @@ def store_then_loop_read(tmp, out, n):
     tl.store(out + pid * 128 + tl.arange(0, 128), acc)
 
 
-def test_store_read_back_in_a_later_block_keeps_every_thread():
-    # The loop's load is in another block once the loop is lowered to branches.
+def test_store_read_back_in_a_later_block_gets_a_barrier():
+    # The loop's load is in another block once the loop is lowered to branches; the store runs
+    # once, before the loop: thread 0 stores, a barrier follows, and none is in the loop.
     ptx = _ptx(store_then_loop_read, {"tmp": "*fp32:16", "out": "*fp32:16", "n": "i32"})
     first = _stores(ptx)[0]
+    assert "st.global.b32" in first and first.startswith("@"), first
+    lines = _lines(ptx)
+    assert lines[lines.index(first) + 1].startswith("bar.sync")
+    assert ptx.count("bar.sync") == 1
+
+
+@tessera.jit
+def loop_store_read(tmp, out, n):
+    pid = tl.program_id(0)
+    acc = tl.zeros((128,), tl.float32)
+    for i in range(n):
+        tl.store(tmp + pid, i * 1.0)
+        acc += tl.load(tmp + pid)
+    tl.store(out + pid * 128 + tl.arange(0, 128), acc)
+
+
+def test_store_read_back_in_a_loop_keeps_every_thread():
+    # In a loop a barrier would run every iteration: every thread stores instead, no barrier.
+    ptx = _ptx(loop_store_read, {"tmp": "*fp32:16", "out": "*fp32:16", "n": "i32"})
+    first = _stores(ptx)[0]
     assert "st.global.b32" in first and not first.startswith("@"), first
+    assert "bar.sync" not in ptx
 
 
 @tessera.jit
@@ -99,11 +133,29 @@ def overwrite(x, y, out):
     tl.store(out + offs, tl.load(y + offs))
 
 
-def test_overwrite_after_a_read_keeps_every_thread():
-    # out is written by every copy holder first (a load follows); the second write of the same
-    # elements must be issued by every copy holder too, or an earlier write by another warp could
+def test_overwrite_after_a_read_has_the_same_owners():
+    # out is written by its owners first, with a barrier (a load follows); the second write of
+    # the same elements (same layout) by the same owners, so no other thread's earlier write can
     # land after it.
     ptx = _ptx(overwrite, {"x": "*fp32:16", "y": "*fp32:16", "out": "*fp32:16"})
+    stores = _stores(ptx)
+    assert len(stores) == 2 and all(s.startswith("@") for s in stores), stores
+    assert _owner_test(ptx, stores[0]) == _owner_test(ptx, stores[1])
+    assert ptx.count("bar.sync") == 1
+
+
+@tessera.jit
+def loop_then_overwrite(x, out, n):
+    offs = tl.arange(0, 16)
+    for i in range(n):
+        tl.store(out + offs, tl.load(out + offs) + tl.load(x + offs))
+    tl.store(out + offs, tl.load(x + offs))
+
+
+def test_overwrite_after_a_loop_store_keeps_every_thread():
+    # The loop's store is by every copy holder (it is read back in the loop); the later write of
+    # the same elements must be too, or an earlier write by another warp could land after it.
+    ptx = _ptx(loop_then_overwrite, {"x": "*fp32:16", "out": "*fp32:16", "n": "i32"})
     assert all(not s.startswith("@") for s in _stores(ptx)), _stores(ptx)
 
 

@@ -708,6 +708,9 @@ public:
     // parse back with a location alias in LLVM 22.
     NVVM::Barrier0Op::create(b, loc);
   }
+  /// bar.sync orders the memory accesses (global ones too) of the threads
+  /// that take part in it: no fence needed.
+  void barrierForGlobalMemory(OpBuilder &b, Location loc) const override { barrier(b, loc); }
 
   std::optional<TensorCoreLayouts> getTensorCoreLayouts(Operation *op,
                                                         int numWarps) const override {
