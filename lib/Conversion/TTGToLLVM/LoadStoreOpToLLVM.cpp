@@ -515,6 +515,21 @@ static bool readsAfter(Operation *at, Operation *fn) {
   }
 }
 
+/// Whether a path of at least one edge leads from `from` to `to` (`to` ==
+/// `from`: whether the block lies on a cycle).
+static bool reachesByAnEdge(Block *from, Block *to) {
+  SmallVector<Block *> work(from->getSuccessors().begin(), from->getSuccessors().end());
+  llvm::SmallPtrSet<Block *, 16> seen;
+  while (!work.empty()) {
+    Block *b = work.pop_back_val();
+    if (b == to)
+      return true;
+    if (seen.insert(b).second)
+      work.append(b->getSuccessors().begin(), b->getSuccessors().end());
+  }
+  return false;
+}
+
 /// Whether `w` may run before `s` (both in `fn`): in the function body's
 /// blocks (the lowering runs after convert-scf-to-cf), earlier in `s`'s
 /// block, anywhere in it when it lies on a cycle, or in a block from which
@@ -525,31 +540,7 @@ static bool mayRunBefore(Operation *w, Operation *s, Operation *fn) {
     return true;
   if (wb == sb && w->isBeforeInBlock(s))
     return true;
-  // Is `sb` reachable from `wb` by at least one edge?
-  SmallVector<Block *> work(wb->getSuccessors().begin(), wb->getSuccessors().end());
-  llvm::SmallPtrSet<Block *, 16> seen;
-  while (!work.empty()) {
-    Block *b = work.pop_back_val();
-    if (b == sb)
-      return true;
-    if (seen.insert(b).second)
-      work.append(b->getSuccessors().begin(), b->getSuccessors().end());
-  }
-  return false;
-}
-
-/// Whether `b` (a block of the function body) lies on a cycle of its CFG.
-static bool onCycle(Block *b) {
-  SmallVector<Block *> work(b->getSuccessors().begin(), b->getSuccessors().end());
-  llvm::SmallPtrSet<Block *, 16> seen;
-  while (!work.empty()) {
-    Block *x = work.pop_back_val();
-    if (x == b)
-      return true;
-    if (seen.insert(x).second)
-      work.append(x->getSuccessors().begin(), x->getSuccessors().end());
-  }
-  return false;
+  return reachesByAnEdge(wb, sb);
 }
 
 /// Whether other lanes or warps hold copies of the stored elements (a scalar
@@ -585,7 +576,7 @@ void mlir::tessera::markUnreadStores(ModuleOp module) {
         writes.push_back(op);
         if (!readsAfter(store, fn)) {
           marked.insert(store);
-        } else if (store->getBlock()->getParentOp() == fn.getOperation() && !onCycle(store->getBlock()) &&
+        } else if (store->getBlock()->getParentOp() == fn.getOperation() && !reachesByAnEdge(store->getBlock(), store->getBlock()) &&
                    copiedAcrossThreads(store.getValue().getType())) {
           marked.insert(store);
           needBarrier.insert(store);

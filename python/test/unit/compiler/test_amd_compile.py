@@ -314,3 +314,29 @@ def test_pack_kernargs_takes_unsigned_values_and_names_bad_ones():
         amd.pack_kernargs(["i32", "i32"], [0, 2**32])
     with pytest.raises(TypeError, match=r"kernel argument 0 \(float\)"):
         amd.pack_kernargs(["float"], ["x"])
+
+
+# ------------------------------------------------------------------ owner stores read back
+
+@tessera.jit
+def mean_then_read(x, mean, out, N, BLOCK: tl.constexpr):
+    # A scalar stored then read back (a layer norm's mean): the owner's store, then a barrier with
+    # workgroup-scope fences (the default barrierForGlobalMemory) before every thread's read.
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(x + row * N + offs, mask=offs < N, other=0.0)
+    tl.store(mean + row, tl.sum(v, axis=0) / N)
+    m = tl.load(mean + row)
+    tl.store(out + row * N + offs, v - m, mask=offs < N)
+
+
+def test_store_read_back_is_fenced_around_the_barrier():
+    sig = {"x": "*fp32:16", "mean": "*fp32:16", "out": "*fp32:16", "N": "i32"}
+    k = tessera.compile(mean_then_read, signature=sig, constexprs={"BLOCK": 256}, target="hip:gfx942")
+    llir = k.asm["llir"]
+    # The mean's store (predicated on the owner), a release fence, the barrier, an acquire fence,
+    # then the load that reads it back.
+    rel = llir.index('fence syncscope("workgroup") release')
+    bar = llir.index("@llvm.amdgcn.s.barrier", rel)
+    acq = llir.index('fence syncscope("workgroup") acquire', bar)
+    assert llir.rfind("store", 0, rel) != -1 and acq < len(llir)
