@@ -173,8 +173,9 @@ std::optional<BaseAndOffsets> decompose(Value ptr) {
 /// argument with tt.pointer_range = 32 plus non-negative i32 offsets.
 constexpr llvm::StringLiteral kOffsetAccess = "ttg.offset_access";
 constexpr llvm::StringLiteral kUnreadStore = "ttg.unread_store";
-/// On a store issued by its owners alone that the kernel may read back: a
-/// barrier follows it (markUnreadStores).
+/// On the last store of a run of owners-only stores that the kernel may read
+/// back (no global read between them in their block): a barrier follows it
+/// (markUnreadStores).
 constexpr llvm::StringLiteral kStoreBarrier = "ttg.store_barrier";
 
 std::optional<BaseAndOffsets> baseAndOffsets(Operation *op) {
@@ -316,10 +317,11 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
     Type elt = tensorType ? tc.convertElementType(tensorType) : Type();
     // A register that repeats an element this thread already holds (a zero
     // register basis) is not stored twice. Copies held by other lanes and
-    // warps (and a scalar, held by every thread) are all stored unless
-    // markUnreadStores chose owners: then each thread reads back what it
-    // wrote without a barrier (a program storing to global memory and
-    // loading it again, e.g. scratch, relies on that).
+    // warps (and a scalar, held by every thread) are all stored, so that
+    // each thread reads back its own write without a barrier (a program
+    // storing to global memory and loading it again, e.g. scratch, relies
+    // on that), unless markUnreadStores chose owners: nothing reads the
+    // elements back, or a barrier follows the store.
     int64_t copyRegisters = 0;
     if (tensorType && supportsLinearLayout(tensorType))
       for (auto &[dim, mask] : toLinearLayout(tensorType).getFreeVariableMasks())
@@ -515,6 +517,64 @@ static bool readsAfter(Operation *at, Operation *fn) {
   }
 }
 
+/// Whether `v` may differ between the threads of a program: it depends on a
+/// value read from memory (a load, atomic, call or op of unknown effects,
+/// which another program may be writing meanwhile) or on inline assembly.
+/// Kernel arguments and the values computed from them and from program ids
+/// are the same in every thread. Block arguments follow the values their
+/// predecessors pass.
+static bool mayVaryAcrossThreads(Value v, Operation *fn) {
+  SmallVector<Value> work{v};
+  llvm::SmallPtrSet<Value, 32> seen;
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (!seen.insert(x).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(x)) {
+      Block *b = arg.getOwner();
+      if (b->getParentOp() == fn && b->isEntryBlock())
+        continue;
+      if (b->getParentOp() != fn)
+        return true;
+      for (auto it = b->pred_begin(); it != b->pred_end(); ++it) {
+        auto br = dyn_cast<BranchOpInterface>((*it)->getTerminator());
+        if (!br)
+          return true;
+        Value in = br.getSuccessorOperands(it.getSuccessorIndex())[arg.getArgNumber()];
+        if (!in)
+          return true;
+        work.push_back(in);
+      }
+      continue;
+    }
+    Operation *op = x.getDefiningOp();
+    if (mayReadGlobal(op) || isa<tt::ElementwiseInlineAsmOp>(op))
+      return true;
+    work.append(op->operand_begin(), op->operand_end());
+  }
+  return false;
+}
+
+/// Whether every thread of the program that reaches the function body's
+/// block `b` reaches it together: no branch on the way to it has a condition
+/// that may differ between threads (a barrier there is then safe).
+static bool reachedByAllThreads(Block *b, Operation *fn) {
+  SmallVector<Block *> work(b->getPredecessors().begin(), b->getPredecessors().end());
+  llvm::SmallPtrSet<Block *, 16> seen;
+  while (!work.empty()) {
+    Block *x = work.pop_back_val();
+    if (!seen.insert(x).second)
+      continue;
+    Operation *term = x->getTerminator();
+    if (term->getNumSuccessors() > 1)
+      for (Value operand : term->getOperands())
+        if (mayVaryAcrossThreads(operand, fn))
+          return false;
+    work.append(x->getPredecessors().begin(), x->getPredecessors().end());
+  }
+  return true;
+}
+
 /// Whether a path of at least one edge leads from `from` to `to` (`to` ==
 /// `from`: whether the block lies on a cycle).
 static bool reachesByAnEdge(Block *from, Block *to) {
@@ -563,9 +623,11 @@ void mlir::tessera::markUnreadStores(ModuleOp module) {
       return;
     // Candidates: the stores nothing reads back, and the stores of copied
     // elements that run at most once (in a block of the function body on no
-    // cycle), which a barrier after them makes visible to every thread: one
-    // barrier instead of a store from every copy (the copies of a scalar
-    // are all the program's threads).
+    // cycle) and that every thread reaches together (no branch on the way
+    // depends on a value that may differ between threads), which a barrier
+    // after them makes visible to every thread: one barrier instead of a
+    // store from every copy (the copies of a scalar are all the program's
+    // threads).
     llvm::SetVector<tt::StoreOp> marked;
     llvm::SmallPtrSet<Operation *, 8> needBarrier;
     SmallVector<Operation *> writes;
@@ -576,8 +638,9 @@ void mlir::tessera::markUnreadStores(ModuleOp module) {
         writes.push_back(op);
         if (!readsAfter(store, fn)) {
           marked.insert(store);
-        } else if (store->getBlock()->getParentOp() == fn.getOperation() && !reachesByAnEdge(store->getBlock(), store->getBlock()) &&
-                   copiedAcrossThreads(store.getValue().getType())) {
+        } else if (Block *b = store->getBlock(); b->getParentOp() == fn.getOperation() && !reachesByAnEdge(b, b) &&
+                                                   copiedAcrossThreads(store.getValue().getType()) &&
+                                                   reachedByAllThreads(b, fn.getOperation())) {
           marked.insert(store);
           needBarrier.insert(store);
         }
@@ -589,7 +652,8 @@ void mlir::tessera::markUnreadStores(ModuleOp module) {
     // element by other threads, which nothing would order before it: every
     // write that may run before it must be a marked store of the same type
     // (the same layout, hence the same owner for every element) or of a
-    // scalar before a scalar. Dropping one store may disqualify others.
+    // scalar before a scalar (thread 0 owns every scalar). Dropping one store
+    // may disqualify others.
     bool changed = true;
     while (changed) {
       changed = false;
@@ -599,7 +663,9 @@ void mlir::tessera::markUnreadStores(ModuleOp module) {
           if (w == store.getOperation() || !mayRunBefore(w, store, fn))
             continue;
           auto ws = dyn_cast<tt::StoreOp>(w);
-          if (ws && marked.contains(ws) && ws.getValue().getType() == type)
+          if (ws && marked.contains(ws) &&
+              (ws.getValue().getType() == type ||
+               (!isa<RankedTensorType>(type) && !isa<RankedTensorType>(ws.getValue().getType()))))
             continue;
           marked.remove(store);
           changed = true;

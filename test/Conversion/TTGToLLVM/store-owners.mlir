@@ -365,3 +365,135 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %w : tensor<128xf32, #one>
   }
 }
+
+// -----
+
+// A run of stores split by a branch: the first store's block ends before
+// the second store, so each carries its own barrier.
+// CHECK-LABEL: llvm.func @run_across_blocks
+// CHECK: @$2 st.global.b32
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: llvm.br
+// CHECK: @$2 st.global.b32
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: llvm.load
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @run_across_blocks(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %a: f32) -> f32 {
+    tt.store %p, %a : !tt.ptr<f32>
+    cf.br ^bb1
+  ^bb1:
+    tt.store %q, %a : !tt.ptr<f32>
+    %w = tt.load %p : !tt.ptr<f32>
+    tt.return %w : f32
+  }
+}
+
+// -----
+
+// A scalar store, then a copied tile store of another layout (which the
+// write-order rule leaves to every copy holder), then a load: the scalar's
+// store carries the barrier; the tile's has no owner test and no barrier.
+// CHECK-LABEL: llvm.func @run_with_a_dropped_store
+// CHECK: %[[OWN:.*]] = llvm.icmp "eq"
+// CHECK: "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %{{.*}}, %{{.*}}, %[[OWN]]
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: llvm.icmp "eq"
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.load
+#drop = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @run_with_a_dropped_store(%p: !tt.ptr<f32>, %t: tensor<16x!tt.ptr<f32>, #drop>, %a: f32, %v: tensor<16xf32, #drop>) -> f32 {
+    tt.store %p, %a : !tt.ptr<f32>
+    tt.store %t, %v : tensor<16x!tt.ptr<f32>, #drop>
+    %w = tt.load %p : !tt.ptr<f32>
+    tt.return %w : f32
+  }
+}
+
+// -----
+
+// A masked tile store that is read back: the mask and the owner test
+// together predicate it, and the barrier follows.
+// CHECK-LABEL: llvm.func @masked_read_back
+// CHECK: %[[OWN:.*]] = llvm.icmp "eq"
+// CHECK: %[[PRED:.*]] = llvm.and %{{.*}}, %[[OWN]]
+// CHECK: "@$2 st.global.b32 [ $0 + 0 ], $1;", "l,r,b" %{{.*}}, %{{.*}}, %[[PRED]]
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: llvm.load
+#mask = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @masked_read_back(%t: tensor<16x!tt.ptr<f32>, #mask>, %v: tensor<16xf32, #mask>, %m: tensor<16xi1, #mask>) -> tensor<16xf32, #mask> {
+    tt.store %t, %v, %m : tensor<16x!tt.ptr<f32>, #mask>
+    %w = tt.load %t : tensor<16x!tt.ptr<f32>, #mask>
+    tt.return %w : tensor<16xf32, #mask>
+  }
+}
+
+// -----
+
+// A call to a noinline function after the store (it may read memory): the
+// barrier comes before the call.
+// CHECK-LABEL: llvm.func @store_then_call
+// CHECK: @$2 st.global.b32
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: llvm.call @reader
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func private @reader(%p: !tt.ptr<f32>) -> f32 attributes {noinline = true} {
+    %w = tt.load %p : !tt.ptr<f32>
+    tt.return %w : f32
+  }
+  tt.func public @store_then_call(%p: !tt.ptr<f32>, %a: f32) -> f32 {
+    tt.store %p, %a : !tt.ptr<f32>
+    %w = tt.call @reader(%p) : (!tt.ptr<f32>) -> f32
+    tt.return %w : f32
+  }
+}
+
+// -----
+
+// Negative: the store's block is reached through a branch on a loaded flag
+// (another program may be writing it, so threads may disagree): no barrier
+// there; every thread stores.
+// CHECK-LABEL: llvm.func @branch_on_a_loaded_flag
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.store %{{.*}}, %arg0 : f32
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @branch_on_a_loaded_flag(%p: !tt.ptr<f32>, %flag: !tt.ptr<i32>, %a: f32) -> f32 {
+    %f = tt.load %flag {isVolatile = true} : !tt.ptr<i32>
+    %c0 = arith.constant 0 : i32
+    %set = arith.cmpi ne, %f, %c0 : i32
+    cf.cond_br %set, ^bb1, ^bb2
+  ^bb1:
+    tt.store %p, %a : !tt.ptr<f32>
+    %w = tt.load %p : !tt.ptr<f32>
+    tt.return %w : f32
+  ^bb2:
+    tt.return %a : f32
+  }
+}
+
+// -----
+
+// A branch on a kernel argument (the same in every thread): the store's
+// block is reached by all threads together, so the owner stores and the
+// barrier follows.
+// CHECK-LABEL: llvm.func @branch_on_an_argument
+// CHECK: llvm.cond_br
+// CHECK: @$2 st.global.b32
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: llvm.load
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @branch_on_an_argument(%p: !tt.ptr<f32>, %n: i32, %a: f32) -> f32 {
+    %c0 = arith.constant 0 : i32
+    %set = arith.cmpi ne, %n, %c0 : i32
+    cf.cond_br %set, ^bb1, ^bb2
+  ^bb1:
+    tt.store %p, %a : !tt.ptr<f32>
+    %w = tt.load %p : !tt.ptr<f32>
+    tt.return %w : f32
+  ^bb2:
+    tt.return %a : f32
+  }
+}

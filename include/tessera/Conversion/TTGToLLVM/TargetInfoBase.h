@@ -166,10 +166,12 @@ public:
   /// A barrier of all threads of the block (and shared-memory fence).
   virtual void barrier(OpBuilder &b, Location loc) const = 0;
   /// A barrier of all threads of the block after which every thread sees
-  /// the global-memory writes that any of them made before it. The default
-  /// puts a workgroup-scope release fence before barrier() and an acquire
-  /// fence after it; a target whose barrier orders global memory by itself
-  /// overrides this with barrier().
+  /// the global-memory writes that any of them made before it (ordinary
+  /// loads and stores; not the target's asynchronous units, such as TMA,
+  /// which need their own fences). The default puts a workgroup-scope
+  /// release fence before barrier() and an acquire fence after it; a target
+  /// whose barrier orders global memory by itself (NVIDIA's bar.sync, AMD's
+  /// rocdl.barrier) overrides this with barrier().
   virtual void barrierForGlobalMemory(OpBuilder &b, Location loc) const;
 
   /// Whether copyAsync and its group operations are available: copies from

@@ -333,10 +333,13 @@ def mean_then_read(x, mean, out, N, BLOCK: tl.constexpr):
 def test_store_read_back_is_fenced_around_the_barrier():
     sig = {"x": "*fp32:16", "mean": "*fp32:16", "out": "*fp32:16", "N": "i32"}
     k = tessera.compile(mean_then_read, signature=sig, constexprs={"BLOCK": 256}, target="hip:gfx942")
-    llir = k.asm["llir"]
-    # The mean's store (predicated on the owner), a release fence, the barrier, an acquire fence,
-    # then the load that reads it back.
-    rel = llir.index('fence syncscope("workgroup") release')
-    bar = llir.index("@llvm.amdgcn.s.barrier", rel)
-    acq = llir.index('fence syncscope("workgroup") acquire', bar)
-    assert llir.rfind("store", 0, rel) != -1 and acq < len(llir)
+    body = [l.strip() for l in k.asm["llir"].splitlines()
+            if re.search(r"fence|s\.barrier|masked\.store|load float, ptr addrspace\(1\)", l) and "declare" not in l]
+    # The mean's store (masked: by its owner), then the release fence, the barrier and the acquire
+    # fence, then the global load that reads it back, then the output's store.
+    first = next(j for j, l in enumerate(body) if "masked.store" in l and "addrspace(1)" in l)
+    want = ["masked.store", 'fence syncscope("workgroup") release', "@llvm.amdgcn.s.barrier",
+            'fence syncscope("workgroup") acquire', "load float, ptr addrspace(1)", "masked.store"]
+    assert len(body) == first + len(want), body
+    for line, w in zip(body[first:], want):
+        assert w in line, (w, body[first:])

@@ -462,6 +462,9 @@ public:
   }
 
   void barrier(OpBuilder &b, Location loc) const override { ROCDL::BarrierOp::create(b, loc); }
+  /// rocdl.barrier lowers to a workgroup-scope release fence, s_barrier and
+  /// an acquire fence: it orders global memory already.
+  void barrierForGlobalMemory(OpBuilder &b, Location loc) const override { barrier(b, loc); }
 
   std::string mathLibraryFunction(StringRef op, Type type) const override {
     // The ROCm device library's math (ocml): __ocml_<name>_f32 / _f64.
