@@ -23,6 +23,7 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::tessera;
@@ -565,11 +566,20 @@ static bool reachedByAllThreads(Block *b, Operation *fn) {
     Block *x = work.pop_back_val();
     if (!seen.insert(x).second)
       continue;
+    // The operands that choose the successor (a cond_br's condition, a
+    // switch's flag): those not forwarded to a successor's arguments, which
+    // mayVaryAcrossThreads follows where a later choice reads them.
     Operation *term = x->getTerminator();
-    if (term->getNumSuccessors() > 1)
-      for (Value operand : term->getOperands())
-        if (mayVaryAcrossThreads(operand, fn))
+    if (term->getNumSuccessors() > 1) {
+      llvm::SmallBitVector forwarded(term->getNumOperands());
+      if (auto br = dyn_cast<BranchOpInterface>(term))
+        for (unsigned i = 0; i < term->getNumSuccessors(); ++i)
+          for (OpOperand &o : br.getSuccessorOperands(i).getMutableForwardedOperands())
+            forwarded.set(o.getOperandNumber());
+      for (OpOperand &o : term->getOpOperands())
+        if (!forwarded.test(o.getOperandNumber()) && mayVaryAcrossThreads(o.get(), fn))
           return false;
+    }
     work.append(x->getPredecessors().begin(), x->getPredecessors().end());
   }
   return true;

@@ -497,3 +497,50 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     tt.return %a : f32
   }
 }
+
+// -----
+
+// A loaded value passed along a branch whose condition is an argument's:
+// only the condition decides which block runs, so the store's block is
+// still reached by all threads together.
+// CHECK-LABEL: llvm.func @loaded_value_forwarded
+// CHECK: @$2 st.global.b32
+// CHECK-NEXT: nvvm.barrier0
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @loaded_value_forwarded(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %n: i32, %a: f32) -> f32 {
+    %v = tt.load %q : !tt.ptr<f32>
+    %c0 = arith.constant 0 : i32
+    %set = arith.cmpi ne, %n, %c0 : i32
+    cf.cond_br %set, ^bb1(%v : f32), ^bb2(%a : f32)
+  ^bb1(%x: f32):
+    tt.store %p, %x : !tt.ptr<f32>
+    %w = tt.load %p : !tt.ptr<f32>
+    tt.return %w : f32
+  ^bb2(%y: f32):
+    tt.return %y : f32
+  }
+}
+
+// -----
+
+// Negative: a loaded value reaches a later branch's condition through a
+// block argument: no barrier in the block it chooses.
+// CHECK-LABEL: llvm.func @loaded_condition_through_an_argument
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @loaded_condition_through_an_argument(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %a: f32) -> f32 {
+    %v = tt.load %q : !tt.ptr<f32>
+    cf.br ^bb1(%v : f32)
+  ^bb1(%x: f32):
+    %z = arith.constant 0.0 : f32
+    %pos = arith.cmpf ogt, %x, %z : f32
+    cf.cond_br %pos, ^bb2, ^bb3
+  ^bb2:
+    tt.store %p, %a : !tt.ptr<f32>
+    %w = tt.load %p : !tt.ptr<f32>
+    tt.return %w : f32
+  ^bb3:
+    tt.return %a : f32
+  }
+}
