@@ -115,7 +115,7 @@ struct ConvertTTGToLLVMPass
     if (vectorize && tensorAccesses)
       axisInfo.emplace(module);
     markOffsetAccesses(module, *targetInfo);
-    markUnreadStores(module);
+    markOwnerStores(module);
     markLoadedExchanges(module);
     populateLoadStoreOpToLLVMPatterns(typeConverter, patterns, axisInfo ? &*axisInfo : nullptr);
     // Elementwise ops compute one value per run of equal elements (AxisInfo

@@ -173,11 +173,26 @@ std::optional<BaseAndOffsets> decompose(Value ptr) {
 /// Marks (kOffsetAccess) the loads and stores whose pointers are a kernel
 /// argument with tt.pointer_range = 32 plus non-negative i32 offsets.
 constexpr llvm::StringLiteral kOffsetAccess = "ttg.offset_access";
-constexpr llvm::StringLiteral kUnreadStore = "ttg.unread_store";
+/// On a store issued by its owners alone (markOwnerStores).
+constexpr llvm::StringLiteral kOwnerStore = "ttg.owner_store";
 /// On the last store of a run of owners-only stores that the kernel may read
 /// back (no global read between them in their block): a barrier follows it
-/// (markUnreadStores).
+/// (markOwnerStores).
 constexpr llvm::StringLiteral kStoreBarrier = "ttg.store_barrier";
+
+/// The lane and warp bits over which `type`'s layout repeats its elements
+/// (zero where the layout is not a linear layout).
+std::pair<int64_t, int64_t> laneAndWarpCopyMasks(RankedTensorType type) {
+  int64_t laneMask = 0, warpMask = 0;
+  if (supportsLinearLayout(type))
+    for (auto &[dim, mask] : toLinearLayout(type).getFreeVariableMasks()) {
+      if (dim == "lane")
+        laneMask = mask;
+      else if (dim == "warp")
+        warpMask = mask;
+    }
+  return {laneMask, warpMask};
+}
 
 std::optional<BaseAndOffsets> baseAndOffsets(Operation *op) {
   if (!op->hasAttr(kOffsetAccess))
@@ -321,7 +336,7 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
     // warps (and a scalar, held by every thread) are all stored, so that
     // each thread reads back its own write without a barrier (a program
     // storing to global memory and loading it again, e.g. scratch, relies
-    // on that), unless markUnreadStores chose owners: nothing reads the
+    // on that), unless markOwnerStores chose owners: nothing reads the
     // elements back, or a barrier follows the store.
     int64_t copyRegisters = 0;
     if (tensorType && supportsLinearLayout(tensorType))
@@ -330,25 +345,15 @@ struct StoreConversion : public TesseraOpToLLVMPattern<tt::StoreOp> {
           copyRegisters = mask;
     const TargetInfoBase &ti = tc.getTargetInfo();
     // A store nothing in the kernel reads back, or one that runs at most
-    // once and is followed by a barrier (markUnreadStores): one thread
+    // once and is followed by a barrier (markOwnerStores): one thread
     // stores each element; the threads holding copies (lanes and warps the
     // layout repeats data over) are predicated off.
     Value owner;
-    if (op->hasAttr(kUnreadStore)) {
+    if (op->hasAttr(kOwnerStore)) {
       int64_t warpSize = ttg::lookupThreadsPerWarp(op).value_or(32);
       int64_t numWarps = ttg::lookupNumWarps(op).value_or(4);
-      int64_t laneMask = 0, warpMask = 0;
-      if (!tensorType) {
-        laneMask = warpSize - 1;
-        warpMask = numWarps - 1;
-      } else if (supportsLinearLayout(tensorType)) {
-        for (auto &[dim, mask] : toLinearLayout(tensorType).getFreeVariableMasks()) {
-          if (dim == "lane")
-            laneMask = mask;
-          else if (dim == "warp")
-            warpMask = mask;
-        }
-      }
+      auto [laneMask, warpMask] = tensorType ? laneAndWarpCopyMasks(tensorType)
+                                             : std::pair<int64_t, int64_t>{warpSize - 1, numWarps - 1};
       int64_t threadMask = laneMask | (warpMask * warpSize);
       if (threadMask && llvm::isPowerOf2_64(uint64_t(warpSize))) {
         Value tid = ti.threadId(rewriter, loc);
@@ -619,15 +624,11 @@ static bool copiedAcrossThreads(Type type) {
   auto tensorType = dyn_cast<RankedTensorType>(type);
   if (!tensorType)
     return true;
-  if (!supportsLinearLayout(tensorType))
-    return false;
-  for (auto &[dim, mask] : toLinearLayout(tensorType).getFreeVariableMasks())
-    if ((dim == "lane" || dim == "warp") && mask)
-      return true;
-  return false;
+  auto [laneMask, warpMask] = laneAndWarpCopyMasks(tensorType);
+  return laneMask || warpMask;
 }
 
-void mlir::tessera::markUnreadStores(ModuleOp module) {
+void mlir::tessera::markOwnerStores(ModuleOp module) {
   module.walk([&](tt::FuncOp fn) {
     if (!fn.isPublic() || fn.isNoInline())
       return;
@@ -684,7 +685,7 @@ void mlir::tessera::markUnreadStores(ModuleOp module) {
       }
     }
     for (tt::StoreOp store : marked)
-      store->setAttr(kUnreadStore, UnitAttr::get(store->getContext()));
+      store->setAttr(kOwnerStore, UnitAttr::get(store->getContext()));
     // One barrier serves a run of such stores: a store leaves it to the next
     // one that needs a barrier when no op that may read global memory comes
     // between them in the block.

@@ -1,6 +1,6 @@
 // RUN: tessera-opt %s -split-input-file --pass-pipeline='builtin.module(convert-ttg-to-llvm)' | FileCheck %s
 
-// Which threads store (LoadStoreOpToLLVM.cpp, markUnreadStores). A store
+// Which threads store (LoadStoreOpToLLVM.cpp, markOwnerStores). A store
 // that nothing in the kernel reads back afterwards is done by one thread per
 // element: a scalar by thread 0 of the program.
 // CHECK-LABEL: llvm.func @scalar

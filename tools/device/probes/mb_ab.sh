@@ -8,11 +8,14 @@
 # $OUT/mb_logs.tgz.
 set -uo pipefail
 out="${OUT:-/tmp/out}"; mkdir -p "$out"; work=$(mktemp -d)
-bash tools/device/h200_run.sh --setup-only > "$out/setup.txt" 2>&1 || { tail -20 "$out/setup.txt"; exit 1; }
+# (AB_READY=1: a caller, such as reduce_ab.sh, has set up the extension and unpacked the baseline.)
+if [ "${AB_READY:-}" != 1 ]; then
+  bash tools/device/h200_run.sh --setup-only > "$out/setup.txt" 2>&1 || { tail -20 "$out/setup.txt"; exit 1; }
+fi
 export PYTHONPATH=$PWD/python:$PWD/benchmarks PYTHONUNBUFFERED=1 TESSERA_CACHE_DISABLE=1
 nvidia-smi --query-gpu=name --format=csv,noheader | tee -a "$out/setup.txt"
 source tools/device/probes/ab_libs.sh
-ab_libs_init
+[ "${AB_READY:-}" = 1 ] || ab_libs_init
 for r in $(seq 1 "${ROUNDS:-3}"); do
   for v in new old; do
     ab_use $v

@@ -22,4 +22,4 @@ if [ ${#cases[@]} -gt 0 ]; then
   (cd "$work" && tar czf "$out/sass.tgz" new old triton)
 fi
 ab_libs_done
-bash tools/device/probes/mb_ab.sh
+AB_READY=1 bash tools/device/probes/mb_ab.sh

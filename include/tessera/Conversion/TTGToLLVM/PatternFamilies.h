@@ -57,17 +57,23 @@ void populateViewOpToLLVMPatterns(TesseraLLVMTypeConverter &typeConverter,
 /// before the conversion (it reads the functions' argument attributes).
 void markOffsetAccesses(ModuleOp module, const TargetInfoBase &targetInfo);
 
-/// Marks the tt.store ops of kernels (public, not noinline functions) after
-/// which nothing in the kernel may read global memory (no load, atomic,
-/// call or op of unknown effects follows them, in later blocks or in a later
-/// iteration of an enclosing loop either) and before which every global
-/// write that may run is a marked store of the same type (so that the same
-/// thread owns each element in both). Such a store is issued by one thread per element:
-/// threads that hold a copy of an element another thread stores (lanes and
-/// warps a layout repeats data over; every thread but one for a scalar) are
-/// predicated off. Elsewhere every copy is stored, since a thread may read
-/// back what it wrote without a barrier. Run before the conversion.
-void markUnreadStores(ModuleOp module);
+/// Marks the tt.store ops of kernels (public, not noinline functions) that
+/// one thread per element may issue: threads that hold a copy of an element
+/// another thread stores (lanes and warps a layout repeats data over; every
+/// thread but one for a scalar) are predicated off. Such a store is one
+/// - after which nothing in the kernel may read global memory (no load,
+///   atomic, call or op of unknown effects follows it, in later blocks or in
+///   a later iteration of an enclosing loop either), or
+/// - of copied elements, that runs at most once (a block of the kernel on no
+///   cycle) and that every thread reaches together (no branch on the way
+///   chooses by a value that may differ between threads); a barrier follows
+///   the last of a run of them (TargetInfoBase::barrierForGlobalMemory),
+/// and before which every global write that may run is a marked store of
+/// the same type, or a scalar one before a scalar (so that the same thread
+/// owns each element in both). Elsewhere every copy is stored, since a
+/// thread may read back what it wrote without a barrier. Run before the
+/// conversion.
+void markOwnerStores(ModuleOp module);
 
 /// Marks the convert_layout ops whose value was loaded from global memory in
 /// the same block (directly, or through element-wise ops of that one tensor)
