@@ -14,6 +14,12 @@ and, named in $SWAP_VARIANTS (comma-separated):
               case's kernel
   pad2        Tessera's PTX with two more (unused) 64-bit parameters, as Triton's kernels have,
               launched by ctypes with two null pointers more
+  tcubin      Triton's cubin loaded by Tessera's loader, launched by ctypes (two null pointers more)
+  tcubin_ct   Triton's cubin loaded by cuModuleLoadData through ctypes, launched by ctypes
+  scubin_ct   Tessera's cubin loaded by cuModuleLoadData through ctypes, launched by ctypes
+  copies=N    N more modules of each of the two cubins (tcopyK, scopyK; ctypes load and launch)
+  (these tell a difference in the cubins from one in how, or where, the module is loaded;
+  both cubins are written to $OUT/cubins/)
   nobarN      Tessera's PTX without its N-th bar.sync (from 0; a timing probe only: the result is not
               checked, the barrier may be needed)
 Writes $OUT/ptx_swap.json and prints a table of medians. Needs TESSERA_CACHE_DISABLE=1."""
@@ -44,6 +50,49 @@ def _triton_ptxas():
 
 TRITON_PTXAS = _triton_ptxas()
 ROUNDS = int(os.environ.get("SWAP_ROUNDS", "8"))
+TIMER = os.environ.get("SWAP_TIMER", "triton")
+
+
+def warm_cudagraph(fn, rep=100, return_mode="median"):
+    """do_bench_cudagraph's method with one untimed replay of the whole graph before the timed ones,
+    so that every variant is timed on a GPU that has just run the same load (not after however long
+    its launcher took to capture the graph)."""
+    import time
+    with torch.cuda.stream(torch.cuda.Stream()):
+        fn()
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            fn()
+        torch.cuda.synchronize()
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        for _ in range(5):
+            g.replay()
+        b.record()
+        torch.cuda.synchronize()
+        n = max(1, int(rep / max(a.elapsed_time(b) / 5, 1e-6)))
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            for _ in range(n):
+                fn()
+        torch.cuda.synchronize()
+        if TIMER == "rest":
+            time.sleep(1.0)
+        else:
+            g.replay()
+        ret = []
+        for _ in range(10):
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            g.replay()
+            b.record()
+            torch.cuda.synchronize()
+            ret.append(a.elapsed_time(b) / n)
+    return statistics.median(ret)
+
+
+if TIMER != "triton":
+    do_bench_cudagraph = warm_cudagraph  # noqa: F811
 out_dir = os.environ.get("OUT", "/tmp/out")
 
 
@@ -228,7 +277,89 @@ for case in memory_bound.gpu_cases():
             loaded = type("L", (), {"function": info.function, "block": base_k.loaded.block})()
             metadata = base_k.metadata
         raws["pad2"] = checked_raw_launcher(st, _Padded, pad_ptx, False, o, pad=2)
+    want = os.environ.get("SWAP_VARIANTS", "").split(",")
+    if {"tcubin", "tcubin_ct", "scubin_ct"} & set(want) or any(v.startswith("copies=") for v in want):
+        from tessera import _core
+        base_k = compiled_kernels(getattr(mods["tessera"], kname[0]), "tessera")[-1]
+        tri_k = compiled_kernels(getattr(mods["triton"], kname[0]), "triton")[-1]
+        tcubin, scubin = tri_k.asm["cubin"], base_k.asm["cubin"]
+        os.makedirs(os.path.join(out_dir, "cubins"), exist_ok=True)
+        tag = re.sub(r"\W+", "_", case.name)
+        for who, data in (("triton", tcubin), ("tessera", scubin)):
+            with open(os.path.join(out_dir, "cubins", f"{tag}_{who}.cubin"), "wb") as f:
+                f.write(data)
+        tname = tri_k.metadata.name if hasattr(tri_k.metadata, "name") else kname[0]
+        tpad = n_params(rptx) - n_params(tptx)
+
+        def ct_load(data, name):
+            lib = ctypes.CDLL("libcuda.so.1")
+            buf = ctypes.create_string_buffer(bytes(data), len(data))
+            mod, fn = ctypes.c_void_p(), ctypes.c_void_p()
+            assert lib.cuModuleLoadData(ctypes.byref(mod), buf) == 0
+            assert lib.cuModuleGetFunction(ctypes.byref(fn), mod, name.encode()) == 0
+            return fn.value
+
+        def loaded(function):
+            class _L:
+                pass
+            k = _L()
+            k.loaded = type("L", (), {"function": function, "block": base_k.loaded.block})()
+            k.metadata = base_k.metadata
+            return k
+        if "tcubin" in want:
+            status, info = _core._native().cuda.load_kernel(tcubin, tname, torch.cuda.current_device(),
+                                                             base_k.metadata["shared"])
+            assert status, status
+            raws["tcubin"] = checked_raw_launcher(st, loaded(info.function), rptx, False, o, pad=tpad)
+        if "tcubin_ct" in want:
+            raws["tcubin_ct"] = checked_raw_launcher(st, loaded(ct_load(tcubin, tname)), rptx, False, o, pad=tpad)
+        if "scubin_ct" in want:
+            raws["scubin_ct"] = checked_raw_launcher(st, loaded(ct_load(scubin, kname[0])), tptx, False, o)
+        # "copies=N": N more modules of each cubin (ctypes load and launch): how far identical code
+        # loaded again spreads, the placement lottery
+        ncopies = [int(v[7:]) for v in want if v.startswith("copies=")]
+        for c in range(ncopies[0] if ncopies else 0):
+            raws[f"tcopy{c}"] = checked_raw_launcher(st, loaded(ct_load(tcubin, tname)), rptx, False, o, pad=tpad)
+            raws[f"scopy{c}"] = checked_raw_launcher(st, loaded(ct_load(scubin, kname[0])), tptx, False, o)
     impls = list(mods) + list(raws)
+    if os.environ.get("SWAP_DUMP_GRAPHS"):  # each variant's CUDA graph of two launches, as DOT
+        gdir = os.path.join(out_dir, "graphs")
+        os.makedirs(gdir, exist_ok=True)
+        lib = ctypes.CDLL("libcuda.so.1")
+        for impl in impls:
+            fn = raws[impl] if impl in raws else (lambda m=mods[impl]: st["launch"](m, o))  # noqa: E731
+            s_ = torch.cuda.Stream()
+            graph = ctypes.c_void_p()
+            with torch.cuda.stream(s_):
+                assert lib.cuStreamBeginCapture_v2(ctypes.c_void_p(s_.cuda_stream), 2) == 0  # relaxed
+                fn()
+                fn()
+                assert lib.cuStreamEndCapture(ctypes.c_void_p(s_.cuda_stream), ctypes.byref(graph)) == 0
+            path = os.path.join(gdir, re.sub(r"\W+", "_", case.name) + f"_{impl}.dot")
+            rc = lib.cuGraphDebugDotPrint(graph, path.encode(), ctypes.c_uint(0x3fff))
+            # the captured kernel nodes' parameters, byte for byte
+            nodes, count = (ctypes.c_void_p * 8)(), ctypes.c_size_t(8)
+            assert lib.cuGraphGetNodes(graph, nodes, ctypes.byref(count)) == 0
+
+            class _KP(ctypes.Structure):
+                _fields_ = [("func", ctypes.c_void_p), ("gx", ctypes.c_uint), ("gy", ctypes.c_uint),
+                            ("gz", ctypes.c_uint), ("bx", ctypes.c_uint), ("by", ctypes.c_uint),
+                            ("bz", ctypes.c_uint), ("shared", ctypes.c_uint),
+                            ("params", ctypes.POINTER(ctypes.c_void_p)), ("extra", ctypes.c_void_p),
+                            ("kern", ctypes.c_void_p), ("ctx", ctypes.c_void_p)]
+            ptx_here = rptx if impl.startswith(("triton", "tcopy", "tcubin")) else tptx
+            sizes = [8 if t in ("u64", "b64", "s64") else 4
+                     for t in re.findall(r"\.param \.(\w+)[^\n]*_param_\d+", ptx_here.split(")", 1)[0])]
+            for i in range(count.value):
+                kp = _KP()
+                rc2 = lib.cuGraphKernelNodeGetParams_v2(ctypes.c_void_p(nodes[i]), ctypes.byref(kp))
+                vals = []
+                for j, sz in enumerate(sizes):
+                    if kp.params and rc2 == 0:
+                        vals.append(hex(ctypes.cast(kp.params[j], ctypes.POINTER(
+                            ctypes.c_uint64 if sz == 8 else ctypes.c_uint32)).contents.value))
+                print("graph", impl, rc, "node", i, rc2, hex(kp.func or 0), kp.gx, kp.bx, kp.by, kp.bz, kp.shared,
+                      "extra", kp.extra, "kern", kp.kern, "ctx", kp.ctx, vals, flush=True)
     times = {i: [] for i in impls}
     for k in range(ROUNDS):
         order = impls if k % 2 == 0 else impls[::-1]
