@@ -22,6 +22,10 @@ and, named in $SWAP_VARIANTS (comma-separated):
   both cubins are written to $OUT/cubins/)
   nobarN      Tessera's PTX without its N-th bar.sync (from 0; a timing probe only: the result is not
               checked, the barrier may be needed)
+Timer: $SWAP_TIMER "triton" (triton.testing.do_bench_cudagraph, the default), "warm" (the same with
+one untimed replay of the whole graph first) or "rest" (1 s idle instead). $SWAP_DUMP_GRAPHS=1 also
+writes each variant's captured graph of two launches ($OUT/graphs/*.dot) and prints its kernel
+nodes' parameters byte for byte.
 Writes $OUT/ptx_swap.json and prints a table of medians. Needs TESSERA_CACHE_DISABLE=1."""
 import ctypes
 import json
@@ -54,9 +58,10 @@ TIMER = os.environ.get("SWAP_TIMER", "triton")
 
 
 def warm_cudagraph(fn, rep=100, return_mode="median"):
-    """do_bench_cudagraph's method with one untimed replay of the whole graph before the timed ones,
-    so that every variant is timed on a GPU that has just run the same load (not after however long
-    its launcher took to capture the graph)."""
+    """do_bench_cudagraph's method with one untimed replay of the whole graph before the timed ones
+    (SWAP_TIMER=warm), so that every variant is timed on a GPU that has just run the same load (not
+    after however long its launcher took to capture the graph), or with 1 s idle instead
+    (SWAP_TIMER=rest), so that every variant starts from the same rest."""
     import time
     with torch.cuda.stream(torch.cuda.Stream()):
         fn()
@@ -135,6 +140,20 @@ class _LaunchConfig(ctypes.Structure):
                 ("numAttrs", ctypes.c_uint)]
 
 
+def param_types(ptx):
+    """The PTX types of the entry's parameters, in order (u64, u32, ...)."""
+    return re.findall(r"\.param \.(\w+)[^\n]*_param_\d+", ptx.split(")", 1)[0])
+
+
+def loaded_kernel(function, base_k):
+    """Stands in for a compiled Tessera kernel whose loaded function is `function` (block size and
+    metadata those of `base_k`), for raw_launcher."""
+    k = type("Loaded", (), {})()
+    k.loaded = type("L", (), {"function": function, "block": base_k.loaded.block})()
+    k.metadata = base_k.metadata
+    return k
+
+
 def raw_launcher(st, kernel, ptx, ex, pad=0):
     """A callable launching the loaded Tessera `kernel` with the arguments st["launch"] passes, by
     ctypes; None where its parameters cannot be matched."""
@@ -144,7 +163,7 @@ def raw_launcher(st, kernel, ptx, ex, pad=0):
     if callable(grid):
         grid = grid(kwargs)
     grid = tuple(grid) + (1,) * (3 - len(grid))
-    types = re.findall(r"\.param \.(\w+)[^\n]*_param_\d+", ptx.split(")", 1)[0])
+    types = param_types(ptx)
     vals = []
     for a in args:
         vals.append(a.data_ptr() if hasattr(a, "data_ptr") else a)
@@ -272,11 +291,7 @@ for case in memory_bound.gpu_cases():
         status, info = _core._native().cuda.load_kernel(cubin, kname[0], torch.cuda.current_device(),
                                                          base_k.metadata["shared"])
         assert status, status
-
-        class _Padded:
-            loaded = type("L", (), {"function": info.function, "block": base_k.loaded.block})()
-            metadata = base_k.metadata
-        raws["pad2"] = checked_raw_launcher(st, _Padded, pad_ptx, False, o, pad=2)
+        raws["pad2"] = checked_raw_launcher(st, loaded_kernel(info.function, base_k), pad_ptx, False, o, pad=2)
     want = os.environ.get("SWAP_VARIANTS", "").split(",")
     if {"tcubin", "tcubin_ct", "scubin_ct"} & set(want) or any(v.startswith("copies=") for v in want):
         from tessera import _core
@@ -300,12 +315,7 @@ for case in memory_bound.gpu_cases():
             return fn.value
 
         def loaded(function):
-            class _L:
-                pass
-            k = _L()
-            k.loaded = type("L", (), {"function": function, "block": base_k.loaded.block})()
-            k.metadata = base_k.metadata
-            return k
+            return loaded_kernel(function, base_k)
         if "tcubin" in want:
             status, info = _core._native().cuda.load_kernel(tcubin, tname, torch.cuda.current_device(),
                                                              base_k.metadata["shared"])
@@ -348,8 +358,7 @@ for case in memory_bound.gpu_cases():
                             ("params", ctypes.POINTER(ctypes.c_void_p)), ("extra", ctypes.c_void_p),
                             ("kern", ctypes.c_void_p), ("ctx", ctypes.c_void_p)]
             ptx_here = rptx if impl.startswith(("triton", "tcopy", "tcubin")) else tptx
-            sizes = [8 if t in ("u64", "b64", "s64") else 4
-                     for t in re.findall(r"\.param \.(\w+)[^\n]*_param_\d+", ptx_here.split(")", 1)[0])]
+            sizes = [8 if t in ("u64", "b64", "s64") else 4 for t in param_types(ptx_here)]
             for i in range(count.value):
                 kp = _KP()
                 rc2 = lib.cuGraphKernelNodeGetParams_v2(ctypes.c_void_p(nodes[i]), ctypes.byref(kp))
