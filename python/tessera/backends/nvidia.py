@@ -121,12 +121,34 @@ def _version_register_cap(ttgir, name, arch, options, shared):
 _ENTRY_HEAD = re.compile(r"(\.entry\s+[\w$]+\s*\([^)]*\)\s*\n(?:[ \t]*\.(?:reqntid|maxntid|minnctapersm|maxnreg)[^\n]*\n)*)")
 
 
+def _with_entry_directive(ptx, directive, value):
+    """`ptx` with `.<directive> value` on every kernel entry (replacing one it has)."""
+    ptx = re.sub(rf"^[ \t]*\.{directive}\b[^\n]*\n", "", ptx, flags=re.M)
+    return _ENTRY_HEAD.sub(lambda m: m.group(1) + f".{directive} {int(value)}\n", ptx)
+
+
 def with_maxnreg(ptx, maxnreg):
     """`ptx` with a `.maxnreg` directive on every kernel entry (replacing one it has). ptxas's
     --maxrregcount does not bound kernels whose PTX gives `.reqntid` (ours all do): the
     directive does."""
-    ptx = re.sub(r"^[ \t]*\.maxnreg[^\n]*\n", "", ptx, flags=re.M)
-    return _ENTRY_HEAD.sub(lambda m: m.group(1) + f".maxnreg {int(maxnreg)}\n", ptx)
+    return _with_entry_directive(ptx, "maxnreg", maxnreg)
+
+
+def with_min_blocks(ptx, blocks):
+    """`ptx` with `.minnctapersm blocks` on every kernel entry: ptxas may then use every register
+    that still lets `blocks` blocks share an SM."""
+    return _with_entry_directive(ptx, "minnctapersm", blocks)
+
+
+def register_budget_enabled():
+    """False when TESSERA_DISABLE_REGISTER_BUDGET is set (to anything but "" or "0"): ptxas
+    assembles every kernel once, with its own register target (see make_cubin). Part of the
+    cache key."""
+    return _env_flag_off("TESSERA_DISABLE_REGISTER_BUDGET")
+
+
+# A tensor-core instruction in PTX: such kernels keep ptxas's own register target.
+_MMA_PTX = re.compile(r"^\s*(?:@%p\d+\s+)?(?:wgmma|mma)\.", re.M)
 
 
 def _ptxas(ptx, cc, name="kernel", maxnreg=None):
@@ -331,12 +353,23 @@ class NvidiaBackend(base.Backend):
 
     def make_cubin(self, ptx, metadata, options, ttgir=""):
         """ptxas; a kernel in two sign versions whose slow version would cost blocks per SM gets
-        its registers bounded (metadata["version_maxnreg"]; see _version_register_cap)."""
+        its registers bounded (metadata["version_maxnreg"]; see _version_register_cap).
+
+        Otherwise a kernel without tensor-core instructions whose registers leave room below the
+        occupancy they give is assembled again with `.minnctapersm` at that occupancy
+        (metadata["min_blocks_per_sm"]): ptxas's own target is a soft one, and it changes with
+        code far from a loop. Layer norm fp16 4096x8192 (256 threads) got 64 registers with
+        every load of a pass in flight, or, after a two-instruction change in its prologue, 60
+        registers with the loads issued one at a time, 40.5 against 53.5 us (runs 162, 163);
+        with `.minnctapersm 4` both are 64 registers with the loads in flight (run 164). The
+        bound never lowers the blocks per SM; TESSERA_DISABLE_REGISTER_BUDGET=1 assembles once."""
         arch, name = metadata["arch"], metadata["name"]
         cubin, full = _ptxas(ptx, arch, name, options.maxnreg)
-        if options.maxnreg is None and full and "tt.nonnegative_version" in ttgir:
-            threads = options.num_warps * WARP_SIZE
-            shared = metadata.get("shared", 0)
+        if options.maxnreg is not None or not full:
+            return cubin
+        threads = options.num_warps * WARP_SIZE
+        shared = metadata.get("shared", 0)
+        if "tt.nonnegative_version" in ttgir:
             blocks = blocks_per_sm(arch, threads, shared, full)
             # Bounded only where the whole kernel would hold fewer than 16 warps per SM (4 per
             # scheduler) and fewer blocks than the fast version: with more warps latency is
@@ -347,7 +380,12 @@ class NvidiaBackend(base.Backend):
                 cap = _version_register_cap(ttgir, name, arch, options, shared)
                 if cap is not None and full > cap and blocks < blocks_per_sm(arch, threads, shared, cap):
                     metadata["version_maxnreg"] = cap
-                    cubin = assemble(ptx, arch, name, maxnreg=cap)
+                    return assemble(ptx, arch, name, maxnreg=cap)
+        if register_budget_enabled() and not _MMA_PTX.search(ptx):
+            blocks = blocks_per_sm(arch, threads, shared, full)
+            if blocks > 0 and occupancy_register_bound(arch, threads, shared, full) > full:
+                metadata["min_blocks_per_sm"] = blocks
+                cubin = _ptxas(with_min_blocks(ptx, blocks), arch, name)[0]
         return cubin
 
     def toolchain_key(self):
@@ -357,7 +395,7 @@ class NvidiaBackend(base.Backend):
         # TESSERA_DISABLE_VECTORIZE / _COALESCE / _PIPELINE / _TMA change the code
         return {"vectorize": vectorize_enabled(), "coalesce": coalesce_enabled(),
                 "pipeline": pipeline_enabled(), "tma": _env_flag_off("TESSERA_DISABLE_TMA"),
-                "tma_all_copies": tma_all_copies()}
+                "tma_all_copies": tma_all_copies(), "register_budget": register_budget_enabled()}
 
     def device_tensor_maps(self, arch):
         """From sm_90 (tensormap.replace), unless TESSERA_DISABLE_TMA is set."""
