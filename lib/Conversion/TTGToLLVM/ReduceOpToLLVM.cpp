@@ -91,6 +91,26 @@ int64_t outputElements(const Reduction &r) {
   return n;
 }
 
+/// The i32 whose bit i is bit `bits[i]` of `id`. A run of consecutive source
+/// bits becomes one field, `(id >> bits[i]) & mask` moved to bit i (a warp's
+/// index among sixteen warps along the axis is `warp & 15`, not four one-bit
+/// terms, which LLVM turns into a chain of shared-memory address additions).
+Value gatherBits(OpBuilder &b, Location loc, Value id, ArrayRef<int32_t> bits) {
+  Value out;
+  for (size_t i = 0; i < bits.size();) {
+    size_t len = 1;
+    while (i + len < bits.size() && bits[i + len] == bits[i] + int32_t(len))
+      ++len;
+    Value field = bits[i] == 0 ? id : LLVM::LShrOp::create(b, loc, id, i32Val(b, loc, bits[i])).getResult();
+    field = LLVM::AndOp::create(b, loc, field, i32Val(b, loc, (int64_t(1) << len) - 1));
+    if (i != 0)
+      field = LLVM::ShlOp::create(b, loc, field, i32Val(b, loc, int32_t(i)));
+    out = out ? LLVM::OrOp::create(b, loc, out, field).getResult() : field;
+    i += len;
+  }
+  return out ? out : i32Val(b, loc, 0);
+}
+
 int64_t elementBytes(tt::ReduceOp op) {
   int64_t bytes = 0;
   for (Value v : op.getSrcs()) {
@@ -211,14 +231,7 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
       int64_t groups = int64_t(1) << red->warpBits.size();
       auto [lane, warp] = laneAndWarp(rewriter, loc, ti);
       // This warp's index among the warps along the axis.
-      Value group = i32Val(rewriter, loc, 0);
-      for (auto [i, bit] : llvm::enumerate(red->warpBits)) {
-        Value b = LLVM::AndOp::create(rewriter, loc,
-                                      LLVM::LShrOp::create(rewriter, loc, warp, i32Val(rewriter, loc, bit)),
-                                      i32Val(rewriter, loc, 1));
-        group = LLVM::OrOp::create(rewriter, loc, group,
-                                   LLVM::ShlOp::create(rewriter, loc, b, i32Val(rewriter, loc, i)));
-      }
+      Value group = gatherBits(rewriter, loc, warp, red->warpBits);
       // Flat index of each key's output element, from the thread's runtime
       // coordinates (the axis coordinate is dropped).
       SmallVector<SmallVector<Value>> coords = emitIndices(rewriter, loc, ti, red->srcType);
@@ -249,13 +262,18 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
         int64_t bytes = isa<LLVM::LLVMPointerType>(elt) ? 8 : std::max<unsigned>(elt.getIntOrFloatBitWidth() / 8, 1);
         byteOffset += groups * nOut * bytes;
       }
+      // Each buffer's row of this warp's partials, then a key's element in
+      // it: keys at constant positions (a thread's rows) stay constant offsets
+      // from one address, which LLVM stores as vectors.
+      Value groupBase = LLVM::MulOp::create(rewriter, loc, group, i32Val(rewriter, loc, nOut));
+      SmallVector<Value> rows;
+      for (unsigned k = 0; k < numOperands; ++k)
+        rows.push_back(LLVM::GEPOp::create(rewriter, loc, smemPtr, acc[0][k].getType(), buffers[k],
+                                           ValueRange{groupBase}));
       for (size_t key = 0; key < acc.size(); ++key) {
-        Value idx = LLVM::AddOp::create(
-            rewriter, loc, LLVM::MulOp::create(rewriter, loc, group, i32Val(rewriter, loc, nOut)),
-            flatOfKey[key]);
         for (unsigned k = 0; k < numOperands; ++k) {
           Value v = acc[key][k];
-          Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, v.getType(), buffers[k], ValueRange{idx});
+          Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, v.getType(), rows[k], ValueRange{flatOfKey[key]});
           LLVM::StoreOp::create(rewriter, loc, v, p);
         }
       }
@@ -269,13 +287,7 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
       bool viaShuffles = groups > 4 && red->laneBits.size() >= logGroups;
       if (viaShuffles) {
         for (size_t key = 0; key < acc.size(); ++key) {
-          Value g = i32Val(rewriter, loc, 0);
-          for (size_t i = 0; i < logGroups; ++i) {
-            Value b = LLVM::AndOp::create(
-                rewriter, loc, LLVM::LShrOp::create(rewriter, loc, lane, i32Val(rewriter, loc, red->laneBits[i])),
-                i32Val(rewriter, loc, 1));
-            g = LLVM::OrOp::create(rewriter, loc, g, LLVM::ShlOp::create(rewriter, loc, b, i32Val(rewriter, loc, i)));
-          }
+          Value g = gatherBits(rewriter, loc, lane, ArrayRef<int32_t>(red->laneBits).take_front(logGroups));
           Value idx = LLVM::AddOp::create(
               rewriter, loc, LLVM::MulOp::create(rewriter, loc, g, i32Val(rewriter, loc, nOut)), flatOfKey[key]);
           SmallVector<Value> part;

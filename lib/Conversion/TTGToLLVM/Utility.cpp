@@ -148,15 +148,18 @@ mlir::tessera::emitIndices(OpBuilder &b, Location loc,
   };
   // The lane/warp part of every coordinate. A run of id bits whose bases are
   // consecutive powers of two of one dimension is one field: (id >> first &
-  // mask) * basis of the first bit; other bits one term each.
+  // mask) * basis of the first bit; other bits one term each. Where the lane
+  // id is all of the thread id's low bits (thread = warp * warpSize + lane),
+  // the lane bits and then the warp bits are read as bits of the thread id,
+  // so a run may go on from the lanes into the warps: a blocked layout's
+  // offset is then `(tid << 2) & mask`, one field, instead of a lane part and
+  // a warp part that LLVM can merge only while the warp id has no other use.
   SmallVector<Value> hw(rank, Value());
-  auto addBits = [&](StringRef dim, Value id) {
-    if (!layout.hasInDim(dim))
-      return;
-    int32_t bits = layout.getInDimSizeLog2(dim);
+  auto addBits = [&](ArrayRef<LinearLayout::BasisVec> bases, Value id) {
+    int32_t bits = int32_t(bases.size());
     // The one dimension a basis names, with a power-of-two value; -1 if not.
     auto single = [&](int32_t bit) -> int64_t {
-      const LinearLayout::BasisVec &basis = layout.getBasis(dim, bit);
+      const LinearLayout::BasisVec &basis = bases[bit];
       int64_t only = -1;
       for (int64_t d = 0; d < rank; ++d) {
         if (basis[d] == 0)
@@ -168,12 +171,12 @@ mlir::tessera::emitIndices(OpBuilder &b, Location loc,
       return only;
     };
     for (int32_t bit = 0; bit < bits;) {
-      const LinearLayout::BasisVec &basis = layout.getBasis(dim, bit);
+      const LinearLayout::BasisVec &basis = bases[bit];
       int64_t d0 = single(bit);
       int32_t len = 1;
       if (d0 >= 0)
         while (bit + len < bits && single(bit + len) == d0 &&
-               layout.getBasis(dim, bit + len)[d0] == int64_t(basis[d0]) << len)
+               bases[bit + len][d0] == int64_t(basis[d0]) << len)
           ++len;
       Value field = nullptr;
       for (int64_t d = 0; d < rank; ++d) {
@@ -182,7 +185,7 @@ mlir::tessera::emitIndices(OpBuilder &b, Location loc,
         if (!field) {
           Value shifted = bit == 0 ? id
                                    : arith::ShRUIOp::create(b, loc, id, i32Val(b, loc, bit)).getResult();
-          field = arith::AndIOp::create(b, loc, shifted, i32Val(b, loc, (1 << len) - 1));
+          field = arith::AndIOp::create(b, loc, shifted, i32Val(b, loc, (int64_t(1) << len) - 1));
         }
         Value term = arith::MulIOp::create(b, loc, field, i32Val(b, loc, basis[d]));
         hw[d] = hw[d] ? combine(d, hw[d], term) : term;
@@ -190,8 +193,23 @@ mlir::tessera::emitIndices(OpBuilder &b, Location loc,
       bit += len;
     }
   };
-  addBits("lane", lane);
-  addBits("warp", warp);
+  auto basesOf = [&](StringRef dim) {
+    SmallVector<LinearLayout::BasisVec> bases;
+    if (layout.hasInDim(dim))
+      for (int32_t bit = 0; bit < layout.getInDimSizeLog2(dim); ++bit)
+        bases.push_back(layout.getBasis(dim, bit));
+    return bases;
+  };
+  SmallVector<LinearLayout::BasisVec> laneBases = basesOf("lane"), warpBases = basesOf("warp");
+  int warpSize = targetInfo.getWarpSize();
+  if (llvm::isPowerOf2_32(warpSize) && int32_t(laneBases.size()) == int32_t(llvm::Log2_32(warpSize)) &&
+      !warpBases.empty()) {
+    laneBases.append(warpBases.begin(), warpBases.end());
+    addBits(laneBases, targetInfo.threadId(b, loc));
+  } else {
+    addBits(laneBases, lane);
+    addBits(warpBases, warp);
+  }
   SmallVector<SmallVector<Value>> out;
   for (const SmallVector<int32_t> &reg : registerCoordinates(layout)) {
     SmallVector<Value> coords;

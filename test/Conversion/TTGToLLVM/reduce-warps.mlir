@@ -67,3 +67,25 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return %t : tensor<16xf32, #ttg.slice<{dim = 1, parent = #b2}>>
   }
 }
+
+// -----
+
+// Sixteen rows a thread, reduced across the four warps: every partial is
+// stored through one pointer to this warp's row of the buffer plus the row's
+// constant position, so LLVM can merge the sixteen stores into vectors (an
+// index folded into one sum per store hides that they are adjacent).
+// CHECK-LABEL: llvm.func @rows_in_registers
+// CHECK: %[[ROW:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK-COUNT-16: llvm.getelementptr %[[ROW]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: nvvm.barrier0
+#r = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @rows_in_registers(%x: tensor<16x128xf32, #r>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #r}>> {
+    %t = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<16x128xf32, #r>) -> tensor<16xf32, #ttg.slice<{dim = 1, parent = #r}>>
+    tt.return %t : tensor<16xf32, #ttg.slice<{dim = 1, parent = #r}>>
+  }
+}
