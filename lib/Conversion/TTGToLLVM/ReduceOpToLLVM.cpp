@@ -7,7 +7,10 @@
 //    that move along the axis.
 // 3. Across warps (when warp bits move along the axis): every warp writes its
 //    partial results to shared scratch memory, a barrier, and every thread
-//    combines the partials of its output elements.
+//    combines the partials of its output elements (many partials: by
+//    shuffles, one per lane; when every warp holds every output element, in
+//    the first warp alone, which stores the totals for all threads to read
+//    after a second barrier).
 // The combine region is inlined at each step, so any combiner works.
 // Not handled: layouts whose lane or warp bits move along the axis and
 // another dim at once (reported as an error).
@@ -283,18 +286,38 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
       // shuffles (every lane of such a group has the same key), so a thread
       // holds one partial at a time instead of all of them, next to data
       // that is often still live (the row of a softmax or a cross-entropy).
+      // When, besides, no warp bit moves along another dim, the first warp
+      // alone holds every key (for any number of partials): only its lanes
+      // read the partials and combine them, the lanes of group 0 store the
+      // totals over the partials of group 0, a barrier, and every thread
+      // reads its totals back. The other warps wait at the barrier instead
+      // of each repeating the same reads and shuffles.
       size_t logGroups = red->warpBits.size();
-      bool viaShuffles = groups > 4 && red->laneBits.size() >= logGroups;
+      bool lanesHoldGroups = red->laneBits.size() >= logGroups;
+      bool firstWarpOnly =
+          lanesHoldGroups && llvm::all_of(llvm::seq<int32_t>(0, red->layout.getInDimSizeLog2("warp")), [&](int32_t b) {
+            return llvm::is_contained(red->warpBits, b) ||
+                   llvm::all_of(red->layout.getBasis("warp", b), [](int32_t x) { return x == 0; });
+          });
+      bool viaShuffles = firstWarpOnly || (groups > 4 && lanesHoldGroups);
+      Value inFirstWarp, groupOfLane;
       if (viaShuffles) {
+        groupOfLane = gatherBits(rewriter, loc, lane, ArrayRef<int32_t>(red->laneBits).take_front(logGroups));
+        if (firstWarpOnly)
+          inFirstWarp = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ult, ti.threadId(rewriter, loc),
+                                             i32Val(rewriter, loc, ti.getWarpSize()));
         for (size_t key = 0; key < acc.size(); ++key) {
-          Value g = gatherBits(rewriter, loc, lane, ArrayRef<int32_t>(red->laneBits).take_front(logGroups));
           Value idx = LLVM::AddOp::create(
-              rewriter, loc, LLVM::MulOp::create(rewriter, loc, g, i32Val(rewriter, loc, nOut)), flatOfKey[key]);
+              rewriter, loc, LLVM::MulOp::create(rewriter, loc, groupOfLane, i32Val(rewriter, loc, nOut)),
+              flatOfKey[key]);
           SmallVector<Value> part;
           for (unsigned k = 0; k < numOperands; ++k) {
             Type t = acc[key][k].getType();
             Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, t, buffers[k], ValueRange{idx});
-            part.push_back(LLVM::LoadOp::create(rewriter, loc, t, p));
+            if (firstWarpOnly)
+              part.push_back(ti.loadSharedPredicated(rewriter, loc, p, t, inFirstWarp, acc[key][k]));
+            else
+              part.push_back(LLVM::LoadOp::create(rewriter, loc, t, p));
           }
           for (size_t i = 0; i < logGroups; ++i) {
             SmallVector<Value> other;
@@ -304,6 +327,27 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
           }
           acc[key] = part;
         }
+      }
+      if (firstWarpOnly) {
+        // Every lane of the first warp has read its partials before any
+        // lane stores: a store follows the lane's shuffles, and a shuffle
+        // waits for every lane's operand, which its load produced.
+        Value storer = LLVM::AndOp::create(
+            rewriter, loc, inFirstWarp,
+            LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, groupOfLane, i32Val(rewriter, loc, 0)));
+        for (size_t key = 0; key < acc.size(); ++key)
+          for (unsigned k = 0; k < numOperands; ++k) {
+            Value v = acc[key][k];
+            Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, v.getType(), buffers[k], ValueRange{flatOfKey[key]});
+            ti.storeSharedPredicated(rewriter, loc, p, v, storer);
+          }
+        ti.barrier(rewriter, loc);
+        for (size_t key = 0; key < acc.size(); ++key)
+          for (unsigned k = 0; k < numOperands; ++k) {
+            Type t = acc[key][k].getType();
+            Value p = LLVM::GEPOp::create(rewriter, loc, smemPtr, t, buffers[k], ValueRange{flatOfKey[key]});
+            acc[key][k] = LLVM::LoadOp::create(rewriter, loc, t, p);
+          }
       }
       for (size_t key = 0; key < acc.size() && !viaShuffles; ++key) {
         SmallVector<Value> total;

@@ -314,3 +314,16 @@ void TargetInfoBase::barrierForGlobalMemory(OpBuilder &b, Location loc) const {
   barrier(b, loc);
   LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::acquire, "workgroup");
 }
+
+Value TargetInfoBase::loadSharedPredicated(OpBuilder &b, Location loc, Value ptr, Type type,
+                                           Value pred, Value other) const {
+  auto vecTy = VectorType::get(1, type);
+  Value zero = i32Val(b, loc, 0);
+  Value mask = LLVM::InsertElementOp::create(
+      b, loc, LLVM::UndefOp::create(b, loc, VectorType::get(1, b.getI1Type())), pred, zero);
+  Value pass = LLVM::InsertElementOp::create(b, loc, LLVM::UndefOp::create(b, loc, vecTy), other, zero);
+  unsigned bytes = isa<LLVM::LLVMPointerType>(type) ? 8 : std::max(1u, type.getIntOrFloatBitWidth() / 8);
+  Value loaded = LLVM::MaskedLoadOp::create(b, loc, vecTy, ptr, mask, pass, b.getI32IntegerAttr(bytes),
+                                            /*nontemporal=*/UnitAttr());
+  return LLVM::ExtractElementOp::create(b, loc, loaded, zero);
+}

@@ -141,6 +141,14 @@ public:
   virtual void storeSharedPredicated(OpBuilder &b, Location loc, Value ptr,
                                      Value value, Value pred) const = 0;
 
+  /// Loads a `type` (integer, float or pointer of 8..64 bits) from the
+  /// shared-memory address `ptr` (aligned to its size) where `pred` (i1)
+  /// holds; `other` (same type) where it does not, and then no memory is
+  /// touched. The default is a one-element masked load (`llvm.masked.load`);
+  /// a target with predicated instructions overrides it.
+  virtual Value loadSharedPredicated(OpBuilder &b, Location loc, Value ptr, Type type,
+                                     Value pred, Value other) const;
+
   /// Whether atomicRMW can apply `kind` to elements of `type`.
   virtual bool supportsAtomicRMW(AtomicRMWKind kind, Type type) const = 0;
   /// Atomically applies `kind` with `value` to the global memory at `ptr`

@@ -526,7 +526,7 @@ public:
     Value v = toBits(b, loc, value);
     if (bits < 16)
       v = LLVM::ZExtOp::create(b, loc, b.getI16Type(), v);
-    auto [reg, constraint] = ptxRegister(bits);
+    auto [reg, constraint] = ptxRegister(std::max(bits, 16u));
     // A 32-bit shared-window address (.shared addresses are below 2^32
     // whether or not the data layout uses 32-bit shared pointers): one
     // register, no conversion.
@@ -535,6 +535,28 @@ public:
                          " [ $0 + 0 ], $1;";
     std::string constraints = std::string("r,") + constraint + ",b,~{memory}";
     inlineAsm(b, loc, Type(), ValueRange{addr, v, pred}, asmStr, constraints);
+  }
+
+  Value loadSharedPredicated(OpBuilder &b, Location loc, Value ptr, Type type, Value pred,
+                             Value other) const override {
+    unsigned bits = isa<LLVM::LLVMPointerType>(type) ? 64 : type.getIntOrFloatBitWidth();
+    auto [reg, constraint] = ptxRegister(std::max(bits, 16u));
+    Type regTy = b.getIntegerType(std::max(bits, 16u));
+    Value init = toBits(b, loc, other);
+    if (bits < 16)
+      init = LLVM::ZExtOp::create(b, loc, regTy, init);
+    // A 32-bit shared-window address, as storeSharedPredicated uses. Side
+    // effects keep the load on its side of the barriers around it.
+    Value addr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
+    std::string asmStr = std::string("mov.") + reg + " $0, $1;\n\t@$3 ld.shared." +
+                         (bits < 16 ? "b8" : reg) + " $0, [ $2 + 0 ];";
+    std::string constraints = std::string("=") + constraint + "," + constraint + ",r,b";
+    Value v = inlineAsm(b, loc, regTy, ValueRange{init, addr, pred}, asmStr, constraints);
+    if (bits < 16)
+      v = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), v);
+    if (isa<LLVM::LLVMPointerType>(type))
+      return LLVM::IntToPtrOp::create(b, loc, type, v);
+    return fromBits(b, loc, v, type);
   }
 
   bool supportsAtomicRMW(AtomicRMWKind kind, Type type) const override {
