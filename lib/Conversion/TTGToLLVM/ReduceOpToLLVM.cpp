@@ -287,19 +287,22 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
       // holds one partial at a time instead of all of them, next to data
       // that is often still live (the row of a softmax or a cross-entropy).
       // When, besides, no warp bit moves along another dim, the first warp
-      // alone holds every key (for any number of partials): only its lanes
-      // read the partials and combine them, the lanes of group 0 store the
-      // totals over the partials of group 0, a barrier, and every thread
-      // reads its totals back. The other warps wait at the barrier instead
-      // of each repeating the same reads and shuffles.
+      // alone holds every key: only its lanes read the partials and combine
+      // them, the lanes of group 0 store the totals over the partials of
+      // group 0, a barrier, and every thread reads its totals back. The
+      // other warps wait at the barrier instead of each repeating the same
+      // reads and shuffles. With four partials or fewer every thread reads
+      // them directly: the second barrier costs more than the reads (runs
+      // 165, 166: softmax 4096x1024 and layer norm 4096x1024, four warps,
+      // 3-4% slower with the first-warp form).
       size_t logGroups = red->warpBits.size();
       bool lanesHoldGroups = red->laneBits.size() >= logGroups;
       bool firstWarpOnly =
-          lanesHoldGroups && llvm::all_of(llvm::seq<int32_t>(0, red->layout.getInDimSizeLog2("warp")), [&](int32_t b) {
+          groups > 4 && lanesHoldGroups && llvm::all_of(llvm::seq<int32_t>(0, red->layout.getInDimSizeLog2("warp")), [&](int32_t b) {
             return llvm::is_contained(red->warpBits, b) ||
                    llvm::all_of(red->layout.getBasis("warp", b), [](int32_t x) { return x == 0; });
           });
-      bool viaShuffles = firstWarpOnly || (groups > 4 && lanesHoldGroups);
+      bool viaShuffles = groups > 4 && lanesHoldGroups;
       Value inFirstWarp, groupOfLane;
       if (viaShuffles) {
         groupOfLane = gatherBits(rewriter, loc, lane, ArrayRef<int32_t>(red->laneBits).take_front(logGroups));
