@@ -1,6 +1,7 @@
 """The register budget of kernels without tensor cores (NvidiaBackend.make_cubin): a kernel whose
 registers leave room below the occupancy they give is assembled again with `.minnctapersm` at
-that occupancy, so that ptxas's register target is the budget and not its own soft guess.
+that occupancy, and keeps that cubin where ptxas then uses more registers: its register target is
+the budget there, not its own soft guess.
 Compile-only (needs ptxas, not a GPU)."""
 import re
 
@@ -106,3 +107,18 @@ def test_with_min_blocks_marks_every_entry_and_replaces_an_earlier_one():
     out = nvidia.with_min_blocks(ptx, 8)
     assert out.count(".minnctapersm 8") == 2 and ".minnctapersm 2" not in out
     assert out.index(".reqntid 128") < out.index(".minnctapersm 8")
+
+
+def test_the_bounded_cubin_is_kept_only_where_ptxas_uses_the_room(monkeypatch):
+    # ptxas reporting the same count with the directive as without it: the kernel keeps the
+    # first cubin (ptxas's own choice) and no min_blocks_per_sm.
+    k = _compile()
+    answers = iter([(b"own", 30), (b"bounded", 30)])
+    monkeypatch.setattr(nvidia, "_ptxas", lambda ptx, *a, **kw: next(answers))
+    backend = nvidia.NvidiaBackend()
+    meta = {"arch": 90, "name": "row_norm", "shared": k.metadata["shared"]}
+    assert backend.make_cubin(k.asm["ptx"], meta, backend.parse_options({"num_warps": 4})) == b"own"
+    assert "min_blocks_per_sm" not in meta
+    answers = iter([(b"own", 30), (b"bounded", 32)])
+    assert backend.make_cubin(k.asm["ptx"], meta, backend.parse_options({"num_warps": 4})) == b"bounded"
+    assert meta["min_blocks_per_sm"] == 16
