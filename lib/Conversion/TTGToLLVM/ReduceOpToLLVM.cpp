@@ -296,13 +296,12 @@ struct ReduceConversion : public TesseraOpToLLVMPattern<tt::ReduceOp> {
       // 165, 166: softmax 4096x1024 and layer norm 4096x1024, four warps,
       // 3-4% slower with the first-warp form).
       size_t logGroups = red->warpBits.size();
-      bool lanesHoldGroups = red->laneBits.size() >= logGroups;
+      bool viaShuffles = groups > 4 && red->laneBits.size() >= logGroups;
       bool firstWarpOnly =
-          groups > 4 && lanesHoldGroups && llvm::all_of(llvm::seq<int32_t>(0, red->layout.getInDimSizeLog2("warp")), [&](int32_t b) {
+          viaShuffles && llvm::all_of(llvm::seq<int32_t>(0, red->layout.getInDimSizeLog2("warp")), [&](int32_t b) {
             return llvm::is_contained(red->warpBits, b) ||
                    llvm::all_of(red->layout.getBasis("warp", b), [](int32_t x) { return x == 0; });
           });
-      bool viaShuffles = groups > 4 && lanesHoldGroups;
       Value inFirstWarp, groupOfLane;
       if (viaShuffles) {
         groupOfLane = gatherBits(rewriter, loc, lane, ArrayRef<int32_t>(red->laneBits).take_front(logGroups));

@@ -357,21 +357,21 @@ class NvidiaBackend(base.Backend):
 
         Otherwise a kernel without tensor-core instructions whose registers leave room below the
         occupancy they give is assembled again with `.minnctapersm` at that occupancy, and that
-        cubin is kept where ptxas then uses more registers (metadata["min_blocks_per_sm"]):
-        ptxas's own target is a soft one, and it changes with
-        code far from a loop. Layer norm fp16 4096x8192 (256 threads) got 64 registers with
-        every load of a pass in flight, or, after a two-instruction change in its prologue, 60
-        registers with the loads issued one at a time, 40.5 against 53.5 us (runs 162, 163);
-        with `.minnctapersm 4` both are 64 registers with the loads in flight (run 164). The
-        bound never lowers the blocks per SM; TESSERA_DISABLE_REGISTER_BUDGET=1 assembles once."""
+        cubin is kept where ptxas then uses more registers (metadata["min_blocks_per_sm"]).
+        ptxas's own target is a soft one that code far from a loop can move: layer norm fp16
+        4096x8192 (256 threads) got 64 registers with every load of a pass in flight, or, after
+        a two-instruction change in its prologue, 60 registers with the loads issued one at a
+        time (39.7 against 53.5 us, run 163); with `.minnctapersm 4` both are 64 registers with
+        the loads in flight (run 164). The bound never lowers the blocks per SM;
+        TESSERA_DISABLE_REGISTER_BUDGET=1 assembles once."""
         arch, name = metadata["arch"], metadata["name"]
         cubin, full = _ptxas(ptx, arch, name, options.maxnreg)
         if options.maxnreg is not None or not full:
             return cubin
         threads = options.num_warps * WARP_SIZE
         shared = metadata.get("shared", 0)
+        blocks = blocks_per_sm(arch, threads, shared, full)
         if "tt.nonnegative_version" in ttgir:
-            blocks = blocks_per_sm(arch, threads, shared, full)
             # Bounded only where the whole kernel would hold fewer than 16 warps per SM (4 per
             # scheduler) and fewer blocks than the fast version: with more warps latency is
             # hidden anyway and the spills a bound causes cost more (run 106: the conformance
@@ -383,7 +383,6 @@ class NvidiaBackend(base.Backend):
                     metadata["version_maxnreg"] = cap
                     return assemble(ptx, arch, name, maxnreg=cap)
         if register_budget_enabled() and not _MMA_PTX.search(ptx):
-            blocks = blocks_per_sm(arch, threads, shared, full)
             if blocks > 0 and occupancy_register_bound(arch, threads, shared, full) > full:
                 # Taken only where ptxas uses the room: at the same or a lower count the
                 # kernel keeps ptxas's own cubin (run 168: add fp32 2^20 at 26 registers
